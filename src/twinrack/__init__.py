@@ -1,0 +1,3 @@
+"""TwinRack: Siamese Mah Jongg."""
+
+__version__ = "0.1.0"

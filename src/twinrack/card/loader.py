@@ -1,0 +1,253 @@
+"""Loading a card from its TOML file, with every problem reported at its line and column."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from twinrack.card.model import Card, Hand
+from twinrack.card.pattern import PatternError, check_xy, expand, parse_pattern
+from twinrack.errors import CardError, CardProblem, TwinRackError
+
+HAND_KEYS = {"section", "pattern", "value", "id", "concealed", "star", "declared", "suits",
+             "x", "y", "note"}
+TOP_KEYS = {"name", "edition", "hand"}
+HAND_SIZE = 14
+
+_HEADER = re.compile(r"^\s*\[\[\s*hand\s*\]\]")
+_TABLE = re.compile(r"^\s*\[")
+_KEY = re.compile(r"^\s*([A-Za-z0-9_-]+|\"[^\"]*\")\s*=\s*")
+_TOML_POS = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+
+
+@dataclass
+class _Spot:
+    line: int  # 1-based
+    column: int  # 1-based column where the value starts
+
+
+class _Locator:
+    """Finds where keys sit in the source text so problems point at the right place."""
+
+    def __init__(self, source: str) -> None:
+        self.lines = source.splitlines()
+        self.headers: list[int] = []
+        self.keys: dict[tuple[int, str], _Spot] = {}
+        current = -1
+        for n, text in enumerate(self.lines, start=1):
+            if _HEADER.match(text):
+                current = len(self.headers)
+                self.headers.append(n)
+                continue
+            if _TABLE.match(text):
+                current = -2  # some other table: not ours
+                continue
+            m = _KEY.match(text)
+            if m and current != -2:
+                key = m.group(1).strip('"')
+                self.keys.setdefault((current, key), _Spot(n, m.end() + 1))
+
+    def value(self, hand: int, key: str) -> _Spot:
+        spot = self.keys.get((hand, key))
+        if spot is not None:
+            return spot
+        if 0 <= hand < len(self.headers):
+            return _Spot(self.headers[hand], 1)
+        return _Spot(1, 1)
+
+    def header(self, hand: int) -> _Spot:
+        if 0 <= hand < len(self.headers):
+            return _Spot(self.headers[hand], 1)
+        return _Spot(1, 1)
+
+    def pattern_column(self, hand: int, offset: int) -> _Spot:
+        """The spot of a character of a pattern string (offset 0-based inside the string)."""
+        spot = self.value(hand, "pattern")
+        text = self.source_line(spot.line)
+        start = spot.column - 1
+        if start < len(text) and text[start] in "\"'":
+            quote = text[start]
+            if text[start:start + 3] == quote * 3:
+                return _Spot(spot.line, spot.column + 3 + offset)
+            return _Spot(spot.line, spot.column + 1 + offset)
+        return spot
+
+    def source_line(self, line: int) -> str:
+        return self.lines[line - 1] if 1 <= line <= len(self.lines) else ""
+
+
+class _Problems:
+    def __init__(self, file: str, locator: _Locator) -> None:
+        self.file = file
+        self.locator = locator
+        self.items: list[CardProblem] = []
+
+    def add(self, spot: _Spot, message: str) -> None:
+        self.items.append(CardProblem(self.file, spot.line, spot.column, message,
+                                      self.locator.source_line(spot.line)))
+
+
+def _bool(hand: dict[str, Any], key: str, i: int, problems: _Problems) -> bool:
+    v = hand.get(key, False)
+    if not isinstance(v, bool):
+        problems.add(problems.locator.value(i, key), f"{key} must be true or false")
+        return False
+    return v
+
+
+def _values(hand: dict[str, Any], key: str, i: int, problems: _Problems) -> tuple[int, ...] | None:
+    if key not in hand:
+        return None
+    v = hand[key]
+    if (not isinstance(v, list) or not v
+            or not all(isinstance(n, int) and not isinstance(n, bool) and 1 <= n <= 9 for n in v)):
+        problems.add(problems.locator.value(i, key),
+                     f"{key} must be a list of numbers from 1 to 9, like [1, 2, 3]")
+        return None
+    return tuple(v)
+
+
+def parse_card(source: str, file: str = "<card>") -> Card:
+    """Build a card from TOML text; raises :class:`CardError` listing every problem."""
+    locator = _Locator(source)
+    problems = _Problems(file, locator)
+    try:
+        doc = tomllib.loads(source)
+    except tomllib.TOMLDecodeError as err:
+        text = str(err)
+        m = _TOML_POS.search(text)
+        line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
+        message = _TOML_POS.sub("", text)
+        message = message[0].lower() + message[1:] if message else "malformed TOML"
+        problems.add(_Spot(line, col), f"not valid TOML: {message}")
+        raise CardError(problems.items) from None
+
+    for key in doc:
+        if key not in TOP_KEYS:
+            problems.add(locator.value(-1, key), f"unknown key '{key}' (expected name, edition "
+                                                 "and [[hand]] tables)")
+    name = doc.get("name")
+    if not isinstance(name, str) or not name.strip():
+        problems.add(locator.value(-1, "name") if "name" in doc else _Spot(1, 1),
+                     "a card needs a name: name = \"My Card\"")
+        name = ""
+    edition = doc.get("edition", "")
+    if not isinstance(edition, str | int):
+        problems.add(locator.value(-1, "edition"), "edition must be text, like \"2026\"")
+        edition = ""
+    raw_hands = doc.get("hand")
+    if not isinstance(raw_hands, list) or not raw_hands:
+        problems.add(_Spot(max(len(locator.lines), 1), 1),
+                     "a card needs at least one [[hand]] table")
+        raw_hands = []
+
+    hands: list[Hand] = []
+    per_section: dict[str, int] = {}
+    ids: dict[str, int] = {}
+    for i, raw in enumerate(raw_hands):
+        if not isinstance(raw, dict):
+            problems.add(locator.header(i), "each hand must be a [[hand]] table")
+            continue
+        before = len(problems.items)
+        for key in raw:
+            if key not in HAND_KEYS:
+                problems.add(locator.value(i, key),
+                             f"unknown key '{key}' (a hand has section, pattern, value, id, "
+                             "concealed, star, declared, suits, x, y, note)")
+        section = raw.get("section")
+        if not isinstance(section, str) or not section.strip():
+            problems.add(locator.value(i, "section") if "section" in raw else locator.header(i),
+                         "a hand needs a section: section = \"2468\"")
+            section = ""
+        per_section[section] = per_section.get(section, 0) + 1
+        value = raw.get("value")
+        if "value" not in raw:
+            problems.add(locator.header(i), "a hand needs a value: value = 25")
+        elif not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+            problems.add(locator.value(i, "value"), "value must be a positive whole number")
+        hand_id = raw.get("id", f"{section}-{per_section[section]}")
+        if not isinstance(hand_id, str) or not hand_id.strip():
+            problems.add(locator.value(i, "id"), "id must be non-empty text")
+            hand_id = f"{section}-{per_section[section]}"
+        elif hand_id in ids:
+            problems.add(locator.value(i, "id") if "id" in raw else locator.header(i),
+                         f"id '{hand_id}' is already used by hand {ids[hand_id] + 1}")
+        ids.setdefault(hand_id, i)
+        concealed = _bool(raw, "concealed", i, problems)
+        star = _bool(raw, "star", i, problems)
+        declared = _bool(raw, "declared", i, problems)
+        suits = raw.get("suits", "distinct")
+        if suits not in ("distinct", "any"):
+            problems.add(locator.value(i, "suits"), "suits must be \"distinct\" or \"any\"")
+            suits = "distinct"
+        x = _values(raw, "x", i, problems)
+        y = _values(raw, "y", i, problems)
+        note = raw.get("note", "")
+        if not isinstance(note, str):
+            problems.add(locator.value(i, "note"), "note must be text")
+            note = ""
+        pattern_text = raw.get("pattern")
+        if not isinstance(pattern_text, str):
+            problems.add(locator.value(i, "pattern") if "pattern" in raw else locator.header(i),
+                         "a hand needs a pattern: pattern = \"FF 2222a 4444a 6666a\""
+                         if "pattern" not in raw else "pattern must be text in quotes")
+            continue
+        try:
+            pattern = parse_pattern(pattern_text)
+        except PatternError as err:
+            problems.add(locator.pattern_column(i, err.column), err.message)
+            continue
+        if pattern.size != HAND_SIZE:
+            first = pattern.groups[0].column if pattern.groups else 0
+            problems.add(locator.pattern_column(i, first),
+                         f"pattern has {pattern.size} tiles, a hand needs {HAND_SIZE}")
+            continue
+        for var, allowed in (("X", x), ("Y", y)):
+            if allowed is not None:
+                msg = check_xy(pattern, var, allowed)
+                if msg:
+                    problems.add(locator.value(i, var.lower()), msg)
+        if len(problems.items) > before:
+            continue
+        ways, _dropped = expand(pattern, suits=suits, x=x, y=y)
+        if not ways:
+            problems.add(locator.pattern_column(i, 0),
+                         "no way to make this hand: its singles and pairs need more natural "
+                         "copies of a tile than one set holds (Jokers cannot stand in them)")
+            continue
+        assert isinstance(value, int)
+        hands.append(Hand(id=hand_id, section=section, pattern=pattern_text, value=value,
+                          ways=tuple(ways), number=len(hands), concealed=concealed, star=star,
+                          declared=declared, suits=suits, note=note, x=x, y=y))
+    if problems.items:
+        raise CardError(problems.items)
+    return Card(name=str(name), edition=str(edition), hands=tuple(hands),
+                sha256=hashlib.sha256(source.encode()).hexdigest(), source=source, path=file)
+
+
+def load_card(path: str | Path | None = None) -> Card:
+    """Load a card file; ``None`` loads the bundled practice card."""
+    if path is None:
+        ref = resources.files("twinrack.cards").joinpath("practice.toml")
+        return parse_card(ref.read_text(encoding="utf-8"), "practice.toml")
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except OSError as err:
+        reason = err.strerror or str(err)
+        raise TwinRackError("card_unreadable", f"cannot read card {path}: {reason}") from None
+    try:
+        source = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise TwinRackError("card_unreadable",
+                            f"cannot read card {path}: it is not UTF-8 text") from None
+    return parse_card(source, str(path))
+
+
+def practice_card() -> Card:
+    return load_card(None)

@@ -1,0 +1,255 @@
+"""The ``twinrack`` command line. Thin: every rule lives in the library."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Annotated, Any, NoReturn
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from twinrack.card import Card, load_card
+from twinrack.card.compiled import CompiledCard
+from twinrack.card.exposure import Exposure
+from twinrack.errors import CardError, NotationError, TwinRackError
+from twinrack.tiles import JOKER, counts_of, format_tiles, parse_tiles
+
+try:  # typer >= 0.20 carries its own copy of click
+    from typer._click.exceptions import ClickException as UsageProblem
+except ImportError:  # pragma: no cover - older typer on top of click
+    from click.exceptions import ClickException as UsageProblem  # type: ignore[assignment]
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    help="TwinRack: Siamese Mah Jongg. Cards, tiles away, games and scores.",
+)
+card_app = typer.Typer(no_args_is_help=True, help="Check, show and analyse a card.")
+app.add_typer(card_app, name="card")
+
+out = Console(highlight=False, soft_wrap=True)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """One clear line on stderr and a non-zero exit."""
+    print(f"twinrack: {message}", file=sys.stderr)
+    raise typer.Exit(code)
+
+
+def emit_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, indent=None, separators=(", ", ": ")) + "\n")
+
+
+def open_card(path: str | None) -> Card:
+    try:
+        return load_card(path)
+    except CardError as err:
+        print(err.render(), file=sys.stderr)
+        raise typer.Exit(2) from None
+
+
+def parse_option_tiles(option: str, text: str) -> list[int]:
+    try:
+        return parse_tiles(text)
+    except NotationError as err:
+        fail(f"{option}: {err.message}")
+
+
+def parse_exposures(option: str, texts: list[str] | None) -> list[Exposure]:
+    out_list: list[Exposure] = []
+    for text in texts or []:
+        try:
+            out_list.append(Exposure.parse(text))
+        except NotationError as err:
+            fail(f"{option} '{text}': {err.message}")
+    return out_list
+
+
+# ---------------------------------------------------------------------------- card
+
+
+CardArg = Annotated[str | None, typer.Argument(help="card file (default: the practice card)")]
+CardOpt = Annotated[str | None, typer.Option("--card", help="card file (default: practice)")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
+
+
+@card_app.command("check")
+def card_check(card: CardArg = None) -> None:
+    """Load a card and list its sections, lines and concrete ways."""
+    c = open_card(card)
+    table = Table(title=f"{c.name} {c.edition}".strip())
+    for col in ("section", "id", "pattern", "value", "ways"):
+        table.add_column(col)
+    for h in c.hands:
+        table.add_row(h.section, h.id, h.pattern, str(h.value), str(len(h.ways)))
+    out.print(table)
+    out.print(f"{len(c.sections)} sections, {len(c.hands)} lines, {c.way_count} concrete ways: "
+              "the card is good.")
+
+
+def _flags(h: Any) -> str:
+    marks = []
+    if h.concealed:
+        marks.append("C")
+    if h.star:
+        marks.append("*")
+    if h.declared:
+        marks.append("declared")
+    return " ".join(marks)
+
+
+@card_app.command("show")
+def card_show(card: CardArg = None) -> None:
+    """Print the card laid out as a player reads it."""
+    c = open_card(card)
+    out.rule(f"[bold]{c.name}[/bold] {c.edition}")
+    for section in c.sections:
+        out.print(f"\n[bold underline]{section}[/bold underline]")
+        for h in c.hands:
+            if h.section != section:
+                continue
+            note = f"  [dim]{h.note}[/dim]" if h.note else ""
+            flags = _flags(h)
+            out.print(f"  {h.pattern:<36} {flags:>10} {h.value:>4}   [cyan]{h.id}[/cyan]{note}")
+    out.print("\n[dim]C = concealed (no exposure before Mah Jongg); * = +25 when jokerless in "
+              "Royale; declared = announce right after the deal.[/dim]")
+
+
+@card_app.command("match")
+def card_match(
+    rack: Annotated[str, typer.Option("--rack", help="all 14 tiles of the rack")],
+    card: CardOpt = None,
+    exposed: Annotated[list[str] | None, typer.Option(
+        "--exposed", help="one exposed group among the rack's tiles (repeatable)")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Which card lines a 14-tile rack makes (exit 0 when one does, 1 when none)."""
+    tiles = parse_option_tiles("--rack", rack)
+    if len(tiles) != 14:
+        fail(f"--rack: a rack for Mah Jongg has 14 tiles, this one has {len(tiles)}")
+    exposures = parse_exposures("--exposed", exposed)
+    concealed = list(tiles)
+    for x in exposures:
+        for t in x.tiles():
+            if t not in concealed:
+                fail(f"--exposed '{x}' is not among the tiles of --rack")
+            concealed.remove(t)
+    c = open_card(card)
+    matches = CompiledCard(c).matches(counts_of(concealed), exposures)
+    if as_json:
+        emit_json({"matches": [{"id": m.hand.id, "section": m.hand.section,
+                                "value": m.hand.value, "jokerless": m.jokerless,
+                                "concealed": m.hand.concealed, "closed": m.closed,
+                                "way": str(m.way)} for m in matches]})
+    elif matches:
+        for m in matches:
+            extra = ", ".join(x for x in (("jokerless" if m.jokerless else ""),
+                                          ("closed" if m.closed else "")) if x)
+            out.print(f"Mah Jongg: [bold]{m.hand.id}[/bold] ({m.hand.section}) "
+                      f"{m.hand.value} points{'; ' + extra if extra else ''}: {m.way}")
+    else:
+        out.print("No line of the card matches this rack.")
+    raise typer.Exit(0 if matches else 1)
+
+
+@card_app.command("away")
+def card_away(
+    tiles: Annotated[str, typer.Option("--tiles", help="the concealed holding, Jokers included")],
+    card: CardOpt = None,
+    exposed: Annotated[list[str] | None, typer.Option(
+        "--exposed", help="one exposed group of rack 1 (repeatable)")] = None,
+    racks: Annotated[int, typer.Option("--racks", help="1: one rack; 2: two racks share the "
+                                       "holding")] = 1,
+    exposed2: Annotated[list[str] | None, typer.Option(
+        "--exposed2", help="one exposed group of rack 2 (repeatable)")] = None,
+    top: Annotated[int | None, typer.Option("--top", help="how many to list")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Tiles away from each line, or the best pairs of lines for two racks."""
+    if racks not in (1, 2):
+        fail("--racks must be 1 or 2")
+    if top is not None and top < 1:
+        fail("--top must be at least 1")
+    held = parse_option_tiles("--tiles", tiles)
+    exp1 = parse_exposures("--exposed", exposed)
+    exp2 = parse_exposures("--exposed2", exposed2)
+    if racks == 1 and exp2:
+        fail("--exposed2 needs --racks 2")
+    total = len(held) + sum(x.size for x in exp1) + sum(x.size for x in exp2)
+    if racks == 1 and not 1 <= total <= 14:
+        fail(f"one rack holds at most 14 tiles; --tiles and --exposed give {total}")
+    if racks == 2 and total not in (27, 28):
+        fail(f"two racks share 27 or 28 tiles; --tiles and the exposures give {total}")
+    c = open_card(card)
+    cc = CompiledCard(c)
+    counts = counts_of(held)
+    if racks == 1:
+        hands = cc.nearest(counts, exp1, top=top)
+        if as_json:
+            emit_json({"hands": [{"id": h.hand.id, "away": h.away,
+                                  "needs": [format_tiles([t]) for t in h.needs],
+                                  "value": h.hand.value} for h in hands]})
+            return
+        table = Table(title=f"Tiles away: {format_tiles(sorted(held))}")
+        for col in ("line", "section", "away", "needs", "value", "pattern"):
+            table.add_column(col)
+        for h in hands[: top or 15]:
+            table.add_row(h.hand.id, h.hand.section, str(h.away), format_tiles(h.needs),
+                          str(h.hand.value), h.hand.pattern)
+        out.print(table)
+        if int(counts[JOKER]):
+            out.print(f"[dim]{int(counts[JOKER])} Joker(s) counted toward groups of 3 or more."
+                      "[/dim]")
+        return
+    pairs = cc.best_pairs(counts, exp1, exp2, top=top or 10)
+    if as_json:
+        emit_json({"pairs": [{"ids": [p.hands[0].id, p.hands[1].id], "away": p.away,
+                              "value": p.value} for p in pairs]})
+        return
+    table = Table(title=f"Best pairs for two racks: {format_tiles(sorted(held))}")
+    for col in ("rack 1", "rack 2", "away", "value", "ways"):
+        table.add_column(col)
+    for p in pairs:
+        table.add_row(p.hands[0].id, p.hands[1].id, str(p.away), str(p.value),
+                      f"{p.ways[0]}\n{p.ways[1]}")
+    out.print(table)
+
+
+# ---------------------------------------------------------------------------- entry
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; never lets a traceback out for bad input."""
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(args=argv, prog_name="twinrack", standalone_mode=False)
+    except typer.Exit as ex:
+        return int(ex.exit_code)
+    except UsageProblem as ex:
+        message = ex.format_message()
+        if message:
+            print(f"twinrack: {message}", file=sys.stderr)
+        return 2
+    except typer.Abort:
+        print("twinrack: aborted", file=sys.stderr)
+        return 130
+    except CardError as err:
+        print(err.render(), file=sys.stderr)
+        return 2
+    except TwinRackError as err:
+        print(f"twinrack: {err.message}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    return result if isinstance(result, int) else 0
+
+
+def run() -> None:
+    sys.exit(main())
+
+
+if __name__ == "__main__":
+    run()
