@@ -1,0 +1,253 @@
+"""Scoring of one game (rules section 10), shared by the engine and the score keeper.
+
+The input is what happened, not how: the Mah Jonggs declared (which line, jokerless or not,
+closed or not, which turn, who threw the tile), wall game or not, dead racks, and any
+penalties a referee recorded. The output is an itemized list of lines, one per reason, so
+that every point can be explained to a player.
+
+Order of scoring (a Decision of docs/rules.md): a hand's *base* is its card value, doubled
+when jokerless where that applies; the Mah Jongg that wins the game doubles its base again;
+in a Double Mah Jongg each of the hands declared in the winning turn scores twice its base.
+The closed bonus (+10, 2024 only) and the Royale star bonus (+25) are added after the
+multipliers, once per hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+
+@dataclass(frozen=True)
+class ScoringRules:
+    """The scoring options; the engine's RuleSet and the score keeper both build one."""
+
+    revision: str = "2024"  # "2024" or "2019"
+    players: int = 2
+    royale: bool = False  # Royale bonuses: quints not doubled, (*) hands +25 when jokerless
+    #: wall game: "any" = a player with any dead rack gets no +10; "all" = only when all dead
+    wall_dead: str = "any"
+
+    @property
+    def feed_penalty(self) -> int:
+        """Throwing the tile of an opponent's winning (2nd) or Double Mah Jongg."""
+        return 20 if self.revision == "2019" else 25
+
+    @property
+    def closed_bonus(self) -> int:
+        return 10 if self.revision == "2024" else 0
+
+
+@dataclass(frozen=True)
+class HandFacts:
+    """What scoring needs to know about a card line."""
+
+    id: str
+    value: int
+    singles_and_pairs: bool = False
+    quint: bool = False
+    star: bool = False
+
+
+@dataclass(frozen=True)
+class MahJonggFact:
+    """One valid Mah Jongg exposed on a rack."""
+
+    seat: int
+    rack: int
+    hand: HandFacts
+    jokerless: bool
+    closed: bool  # no exposure on that rack before the Mah Jongg itself
+    turn: int  # the turn it was declared in (Mah Jonggs of one turn form a Double)
+    wins: bool = False  # declared in the turn that completed the player's racks
+    discarder: int | None = None  # seat that threw the claimed winning tile, if claimed
+    self_picked: bool = False
+    misnamed: bool = False  # the claimed discard was mis-named by its thrower (real tiles)
+
+
+@dataclass(frozen=True)
+class Penalty:
+    """A penalty recorded by a referee or the score keeper (real tiles)."""
+
+    seat: int
+    points: int  # negative
+    reason: str
+    rule: str = "10"
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """Everything that decides the score of one finished game."""
+
+    players: int
+    mah_jonggs: tuple[MahJonggFact, ...] = ()
+    wall_game: bool = False
+    #: dead[seat] = the racks of that seat that are dead
+    dead: tuple[tuple[int, ...], ...] = ()
+    racks: int = 2
+    both_dead: int | None = None  # the seat whose racks all died (2 players: ends the game)
+    lowest_card_value: int = 25
+    penalties: tuple[Penalty, ...] = ()
+
+
+@dataclass(frozen=True)
+class ScoreLine:
+    seat: int
+    points: int
+    reason: str
+    rule: str = "10"
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.points:+d}  {self.reason}"
+
+
+@dataclass(frozen=True)
+class Score:
+    """The itemized score of one game."""
+
+    players: int
+    lines: tuple[ScoreLine, ...] = field(default_factory=tuple)
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        t = [0] * self.players
+        for line in self.lines:
+            t[line.seat] += line.points
+        return tuple(t)
+
+    def lines_of(self, seat: int) -> list[ScoreLine]:
+        return [x for x in self.lines if x.seat == seat]
+
+
+def hand_base(hand: HandFacts, jokerless: bool, rules: ScoringRules) -> tuple[int, list[str]]:
+    """Card value, doubled when jokerless unless Singles and Pairs (or, in Royale, a
+    quint hand or a (*) hand, which takes +25 instead)."""
+    base = hand.value
+    notes: list[str] = []
+    if jokerless and not hand.singles_and_pairs:
+        if rules.royale and hand.star:
+            notes.append("jokerless (*) hand: +25 instead of doubling")
+        elif rules.royale and hand.quint:
+            notes.append("jokerless quint hand: not doubled in Royale")
+        else:
+            base *= 2
+            notes.append("jokerless x2")
+    elif jokerless:
+        notes.append("jokerless Singles and Pairs: not doubled")
+    return base, notes
+
+
+def score_game(facts: GameFacts, rules: ScoringRules) -> Score:
+    """The itemized score of a finished game (rules section 10)."""
+    lines: list[ScoreLine] = []
+    winning = [m for m in facts.mah_jonggs if m.wins]
+    double = len(winning) >= 2
+    for m in sorted(facts.mah_jonggs, key=lambda x: (x.turn, x.seat, x.rack)):
+        base, notes = hand_base(m.hand, m.jokerless, rules)
+        if m.wins and double:
+            points = base * 2
+            kind = "Double Mah Jongg hand x2"
+        elif m.wins:
+            points = base * 2
+            kind = "winning Mah Jongg x2"
+        else:
+            points = base
+            kind = "Mah Jongg"
+        detail = "; ".join([f"card value {m.hand.value}", *notes])
+        lines.append(ScoreLine(m.seat, points,
+                               f"{kind} on rack {m.rack + 1}: {m.hand.id} ({detail})", "10"))
+        if m.closed and rules.closed_bonus:
+            lines.append(ScoreLine(m.seat, rules.closed_bonus,
+                                   f"closed hand on rack {m.rack + 1}: {m.hand.id}", "10"))
+        if rules.royale and m.hand.star and m.jokerless and not m.hand.singles_and_pairs:
+            lines.append(ScoreLine(m.seat, 25, f"jokerless (*) hand on rack {m.rack + 1}: "
+                                               f"{m.hand.id}", "10"))
+    # the thrower of a winning tile
+    fed = [m for m in winning if m.discarder is not None][:1]  # one penalty per game
+    for m in fed:
+        assert m.discarder is not None
+        what = "Double Mah Jongg" if double else "winning Mah Jongg"
+        lines.append(ScoreLine(m.discarder, -rules.feed_penalty,
+                               f"threw the tile of seat {m.seat}'s {what}", "10"))
+    # a mis-named discard claimed for Mah Jongg (real tiles only)
+    for m in facts.mah_jonggs:
+        if m.misnamed and m.discarder is not None:
+            if rules.revision == "2019":
+                lines.append(ScoreLine(m.discarder, -25,
+                                       f"mis-named the tile claimed for {m.hand.id}", "10"))
+            elif m.wins and double:
+                values = [w.hand.value for w in winning]
+                lines.append(ScoreLine(m.discarder, -sum(values),
+                                       "mis-named the tile claimed for a Double Mah Jongg: minus "
+                                       f"each hand's value ({' + '.join(map(str, values))})",
+                                       "10"))
+            else:
+                lines.append(ScoreLine(m.discarder, -m.hand.value,
+                                       f"mis-named the tile claimed for {m.hand.id}: minus its "
+                                       "value", "10"))
+    if facts.both_dead is not None and facts.players == 2:
+        seat = facts.both_dead
+        theirs = [m for m in facts.mah_jonggs if m.seat != seat]
+        if theirs:
+            value = theirs[0].hand.value
+            why = f"4 x the opponent's Mah Jongg value {value}"
+        else:
+            value = facts.lowest_card_value
+            why = f"4 x the lowest value on the card, {value}"
+        lines.append(ScoreLine(seat, -4 * value, f"both racks dead: {why}", "8"))
+    if facts.wall_game:
+        for seat in range(facts.players):
+            dead = facts.dead[seat] if seat < len(facts.dead) else ()
+            forfeits = bool(dead) if rules.wall_dead == "any" else len(dead) >= facts.racks
+            if forfeits:
+                lines.append(ScoreLine(seat, 0, "wall game: nothing for a player with a dead "
+                                                "rack", "10"))
+            else:
+                lines.append(ScoreLine(seat, 10, "wall game", "10"))
+    for p in facts.penalties:
+        lines.append(ScoreLine(p.seat, p.points, p.reason, p.rule))
+    return Score(facts.players, tuple(lines))
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """Who pays whom: ``transfers`` are (payer, payee, amount)."""
+
+    transfers: tuple[tuple[int, int, Fraction], ...]
+    payouts: tuple[Fraction, ...]  # net gain (+) or loss (-) of each player
+
+
+def settle(totals: Sequence[int], pot_per_player: int | Fraction = 0) -> Settlement:
+    """Settle scores: 2 players pay the difference; 3-4 players use a pot.
+
+    Pot (3-4 players): each puts in ``pot_per_player``; a player with a minus total first
+    pays that much into the pot; players with a plus total are paid their total from the
+    pot; what is left is shared equally. Amounts are in points (a table converts them).
+    """
+    n = len(totals)
+    if n == 2:
+        a, b = totals
+        if a == b:
+            return Settlement((), (Fraction(0), Fraction(0)))
+        payer, payee = (0, 1) if a < b else (1, 0)
+        diff = Fraction(abs(a - b))
+        pay = [Fraction(0), Fraction(0)]
+        pay[payer] = -diff
+        pay[payee] = diff
+        return Settlement(((payer, payee, diff),), tuple(pay))
+    pot = Fraction(pot_per_player) * n
+    net = [-Fraction(pot_per_player)] * n
+    for i, t in enumerate(totals):
+        if t < 0:
+            pot += -t
+            net[i] -= -t
+    for i, t in enumerate(totals):
+        if t > 0:
+            paid = min(Fraction(t), pot)
+            pot -= paid
+            net[i] += paid
+    share = pot / n
+    net = [x + share for x in net]
+    return Settlement((), tuple(net))
+

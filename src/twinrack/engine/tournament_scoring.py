@@ -1,0 +1,77 @@
+"""Tournament scoring of standard 4-handed American tables (rules section 11).
+
+The Siamese score (section 10) is :func:`twinrack.engine.scoring.score_game`; this module
+adds the tournament sheet used on 4-seat tables, with the same itemized lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from twinrack.engine.scoring import Penalty, Score, ScoreLine
+
+
+@dataclass(frozen=True)
+class TournamentGame:
+    """One game at a tournament table, as the score sheet records it."""
+
+    players: int
+    winner: int | None = None  # seat of the Mah Jongg, None for a wall game or no result
+    value: int = 0  # card value of the winning hand
+    self_picked: bool = False
+    singles_and_pairs: bool = False
+    jokerless: bool = False
+    wall_game: bool = False
+    discarder: int | None = None  # seat that threw the Mah Jongg tile
+    winner_exposures: int = 0  # exposures the winner had before the Mah Jongg tile
+    quint_two_exposures: bool = False  # two quint exposures, only one group still needed
+    dead: tuple[int, ...] = ()  # seats whose hands were dead
+    in_error: int | None = None  # seat that declared Mah Jongg in error (game over)
+    wall_destroyed_by: tuple[int, ...] = ()  # seats that threw in their hands after it
+    penalties: tuple[Penalty, ...] = ()
+
+
+def score_tournament_game(game: TournamentGame) -> Score:
+    """Itemized tournament score of one game on a standard table (rules section 11)."""
+    lines: list[ScoreLine] = []
+    if game.winner is not None and game.in_error is None:
+        w = game.winner
+        lines.append(ScoreLine(w, game.value, f"Mah Jongg: card value {game.value}", "11"))
+        if game.self_picked:
+            lines.append(ScoreLine(w, 15, "self-picked Mah Jongg tile", "11"))
+        if game.singles_and_pairs:
+            lines.append(ScoreLine(w, 15, "Singles and Pairs hand", "11"))
+        elif game.jokerless:
+            lines.append(ScoreLine(w, 20, "jokerless Mah Jongg", "11"))
+        if game.discarder is not None and not game.self_picked:
+            if game.winner_exposures >= 3 or (game.winner_exposures == 2
+                                              and game.quint_two_exposures):
+                lines.append(ScoreLine(game.discarder, -25, "threw the Mah Jongg tile to a hand "
+                                       "with three exposures (or two quints)", "11"))
+            elif game.winner_exposures == 2:
+                lines.append(ScoreLine(game.discarder, -10, "threw the Mah Jongg tile to a hand "
+                                       "with two exposures", "11"))
+    elif game.in_error is not None:
+        out = {game.in_error, *game.wall_destroyed_by, *game.dead}
+        lines.append(ScoreLine(game.in_error, 0, "Mah Jongg in error", "11"))
+        for seat in range(game.players):
+            if seat not in out:
+                lines.append(ScoreLine(seat, 10, "intact hand after a Mah Jongg in error", "11"))
+    elif game.wall_game:
+        for seat in range(game.players):
+            if seat in game.dead:
+                lines.append(ScoreLine(seat, 0, "wall game: dead hand scores nothing", "11"))
+            else:
+                lines.append(ScoreLine(seat, 10, "wall game", "11"))
+    for p in game.penalties:
+        lines.append(ScoreLine(p.seat, p.points, p.reason, p.rule))
+    return Score(game.players, tuple(lines))
+
+
+#: the points penalties a referee may give (rules sections 10 and 11); the score keeper and
+#: the tournament desk name them by these codes
+PENALTIES: dict[str, tuple[int, str]] = {
+    "not_seated": (-25, "not seated when play began"),
+    "stealing_and_looking": (-10, "took a tile out of turn and looked at it"),
+    "misnamed_exposure_tile": (-10, "mis-named a tile that was called for an exposure"),
+}
