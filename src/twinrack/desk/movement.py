@@ -1,0 +1,90 @@
+"""Where every player sits in every round of a tournament (rules section 11).
+
+A nametag is the player's starting table and seat letter ("7W"). After each round each seat
+letter moves by a fixed number of tables, wrapping around the room; East never moves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from twinrack.errors import TwinRackError
+
+SEATS_4 = ("E", "S", "W", "N")
+SEATS_2 = ("E", "W")
+
+#: standard 4-seat movement: East stays, West up two, North up one, South down one
+MOVES_4: dict[str, int] = {"E": 0, "S": -1, "W": 2, "N": 1}
+#: Siamese 2-seat movement (a Decision, configurable): East stays, West up one
+MOVES_2: dict[str, int] = {"E": 0, "W": 1}
+
+
+class MovementError(TwinRackError):
+    pass
+
+
+@dataclass(frozen=True)
+class Movement:
+    """A movement rule: the seat letters of a table and how far each moves per round."""
+
+    seats: tuple[str, ...]
+    moves: Mapping[str, int]
+
+    @classmethod
+    def standard(cls, seats: int, moves: Mapping[str, int] | None = None) -> Movement:
+        if seats == 4:
+            letters, default = SEATS_4, MOVES_4
+        elif seats == 2:
+            letters, default = SEATS_2, MOVES_2
+        else:
+            raise MovementError("bad_seats", "a table has 4 seats (standard) or 2 (Siamese)")
+        chosen = dict(default)
+        if moves:
+            for letter, step in moves.items():
+                if letter not in letters:
+                    raise MovementError("bad_movement",
+                                        f"seat {letter!r} is not one of {' '.join(letters)}")
+                chosen[letter] = int(step)
+        if chosen.get("E", 0) != 0:
+            raise MovementError("bad_movement", "East stays at its table")
+        return cls(letters, chosen)
+
+    def table_of(self, nametag: str, round_no: int, tables: int) -> int:
+        """The table (1-based) where ``nametag`` sits in ``round_no`` (1-based)."""
+        start, letter = parse_nametag(nametag, self.seats)
+        return (start - 1 + self.moves[letter] * (round_no - 1)) % tables + 1
+
+    def seating(self, tables: int, round_no: int) -> dict[int, dict[str, str]]:
+        """Table -> seat letter -> nametag, for one round."""
+        if tables < 1:
+            raise MovementError("bad_tables", "a tournament needs at least one table")
+        out: dict[int, dict[str, str]] = {t: {} for t in range(1, tables + 1)}
+        for start in range(1, tables + 1):
+            for letter in self.seats:
+                tag = f"{start}{letter}"
+                out[self.table_of(tag, round_no, tables)][letter] = tag
+        return out
+
+    def plan(self, tables: int, rounds: int) -> list[dict[int, dict[str, str]]]:
+        if rounds < 1:
+            raise MovementError("bad_rounds", "a tournament needs at least one round")
+        return [self.seating(tables, r) for r in range(1, rounds + 1)]
+
+
+def parse_nametag(nametag: str, seats: tuple[str, ...] = SEATS_4) -> tuple[int, str]:
+    tag = nametag.strip().upper()
+    if len(tag) < 2 or not tag[:-1].isdigit() or tag[-1] not in seats:
+        raise MovementError("bad_nametag", f"nametag {nametag!r} is not a table number and a "
+                                           f"seat letter ({'/'.join(seats)}), like 3{seats[-1]}")
+    return int(tag[:-1]), tag[-1]
+
+
+def movement_json(seats: int, tables: int, rounds: int,
+                  moves: Mapping[str, int] | None = None) -> dict[str, object]:
+    """The seating of every round by nametag, as ``tournament movement --json`` prints it."""
+    mv = Movement.standard(seats, moves)
+    return {"rounds": [
+        {"round": r, "tables": {str(t): {letter: seating[t][letter] for letter in mv.seats}
+                                for t in sorted(seating)}}
+        for r, seating in enumerate(mv.plan(tables, rounds), start=1)]}
