@@ -218,6 +218,10 @@ def card_away(
     out.print(table)
 
 
+from twinrack.cli_desk import register as _register_desk  # noqa: E402
+
+_register_desk(app)
+
 # ---------------------------------------------------------------------------- entry
 
 

@@ -169,7 +169,7 @@ def score_game(facts: GameFacts, rules: ScoringRules) -> Score:
         assert m.discarder is not None
         what = "Double Mah Jongg" if double else "winning Mah Jongg"
         lines.append(ScoreLine(m.discarder, -rules.feed_penalty,
-                               f"threw the tile of seat {m.seat}'s {what}", "10"))
+                               f"threw the tile claimed for an opponent's {what}", "10"))
     # a mis-named discard claimed for Mah Jongg (real tiles only)
     for m in facts.mah_jonggs:
         if m.misnamed and m.discarder is not None:

@@ -1,0 +1,1 @@
+"""Score keeper and tournament desk for games played with real tiles."""
