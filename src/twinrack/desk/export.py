@@ -65,10 +65,12 @@ def score_sheets_html(t: Tournament, round_no: int) -> str:
         games = rnd.sheets.get(table, []) if rnd else []
         for n in range(1, GAMES_PER_ROUND + 1):
             g = games[n - 1] if n - 1 < len(games) else None
-            cells = "".join(f"<td>{g.points.get(tag, 0) if g else ''}</td>" for tag in seats.values())
-            signed = escape(names.get(g.confirmed_by, g.confirmed_by)) if g and g.confirmed_by else ""
+            cells = "".join(f"<td>{g.points.get(tag, 0) if g else ''}</td>"
+                            for tag in seats.values())
+            signed = (escape(names.get(g.confirmed_by, g.confirmed_by))
+                      if g and g.confirmed_by else "")
             rows.append(f"<tr><td>Game {n}</td>{cells}<td>{signed}</td></tr>")
-        totals = "".join("<td>{}</td>".format(sum(g.points.get(tag, 0) for g in games))
+        totals = "".join(f"<td>{sum(g.points.get(tag, 0) for g in games)}</td>"
                          for tag in seats.values())
         initials = "".join("<td></td>" for _ in seats)
         pages.append(

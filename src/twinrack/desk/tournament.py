@@ -222,8 +222,9 @@ class Tournament:
         signer = self.player(by)
         expected = self._opposite(r.number, table, entry.winner)
         if signer.nametag != expected:
-            raise DeskError("wrong_confirmer", f"the win of {self._name(entry.winner)} is confirmed by the "
-                                               f"player opposite, {self._name(expected)}")
+            raise DeskError("wrong_confirmer",
+                            f"the win of {self._name(entry.winner)} is confirmed by the "
+                            f"player opposite, {self._name(expected)}")
         entry.confirmed_by = signer.nametag
         self._log(at, signer.name, "confirm", f"round {r.number} table {table} game {game}")
         return entry
@@ -303,10 +304,10 @@ class Tournament:
         if winner is not None and wall:
             raise DeskError("bad_result", "a game with a winner is not a wall game")
         value = result.get("value", 0)
-        if winner is not None:
-            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-                raise DeskError("bad_value", "value: the card value of the winning hand, a "
-                                             "positive whole number")
+        if winner is not None and (not isinstance(value, int) or isinstance(value, bool)
+                                   or value <= 0):
+            raise DeskError("bad_value", "value: the card value of the winning hand, a "
+                                         "positive whole number")
         w = self._seat(winner, tags, "winner") if winner is not None else None
         discarder = result.get("discarder")
         d = self._seat(discarder, tags, "discarder") if discarder is not None else None
