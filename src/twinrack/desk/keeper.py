@@ -191,9 +191,9 @@ def read_game(doc: Any, card: Card | None = None) -> KeptGame:
                 seat=s, rack=m["rack"], hand=m["hand"], jokerless=m["jokerless"],
                 closed=m["closed"], turn=m["turn"], wins=m["turn"] == winning_turn,
                 discarder=m["discarder"], self_picked=m["self_picked"], misnamed=m["misnamed"]))
-    for m in facts_mj:
-        if m.discarder == m.seat:
-            raise _err("events", f"{players[m.seat]} cannot claim its own discard")
+    for fact in facts_mj:
+        if fact.discarder == fact.seat:
+            raise _err("events", f"{players[fact.seat]} cannot claim its own discard")
     facts = GameFacts(players=len(players), mah_jonggs=tuple(facts_mj), wall_game=wall_game,
                       dead=tuple(tuple(sorted(d)) for d in dead), racks=racks,
                       both_dead=both_dead, lowest_card_value=lowest,

@@ -33,6 +33,7 @@ class Movement:
 
     @classmethod
     def standard(cls, seats: int, moves: Mapping[str, int] | None = None) -> Movement:
+        letters: tuple[str, ...]
         if seats == 4:
             letters, default = SEATS_4, MOVES_4
         elif seats == 2:
