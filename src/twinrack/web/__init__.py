@@ -1,0 +1,1 @@
+"""The web table: static assets (tile art, vendored ES modules) and, later, the server."""
