@@ -1,4 +1,9 @@
-"""Command line of the score keeper and the tournament desk."""
+"""Command line of the score keeper and the tournament desk.
+
+Every command that changes a tournament file loads it, runs one command all-or-nothing and
+writes the file back atomically, so a refused command (exit 2, one line on stderr) leaves
+the file exactly as it was.
+"""
 
 from __future__ import annotations
 
@@ -9,7 +14,7 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from rich.console import Console
@@ -21,9 +26,9 @@ from twinrack.desk.export import (
     standings_csv,
     table_cards_html,
 )
-from twinrack.desk.keeper import load_game_file, read_game, score_json
-from twinrack.desk.movement import movement_json
-from twinrack.desk.tournament import Tournament, atomic
+from twinrack.desk.keeper import Session, read_game_file, score_json, session_from
+from twinrack.desk.movement import movement_json, parse_moves
+from twinrack.desk.tournament import GameEntry, Tournament, atomic
 from twinrack.errors import TwinRackError
 
 out = Console(highlight=False, soft_wrap=True)
@@ -32,37 +37,101 @@ tournament_app = typer.Typer(no_args_is_help=True,
 
 FileArg = Annotated[Path, typer.Argument(help="the tournament file (JSON)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
+MoveOpt = Annotated[list[str] | None, typer.Option(
+    "--move", help="change how a seat letter moves per round, e.g. W=2 or S=-1 (repeatable)")]
 
 
-def _fail(message: str) -> None:
+def _fail(message: str) -> NoReturn:
     print(f"twinrack: {message}", file=sys.stderr)
     raise typer.Exit(2)
 
 
-def score(game: Annotated[Path, typer.Argument(help="a game sheet (JSON)")],
-          as_json: JsonOpt = False) -> None:
-    """Score one game played with real tiles: the itemized score from the rules engine."""
-    kept = read_game(load_game_file(game))
-    result = score_json(kept)
-    if as_json:
-        print(json.dumps(result))
+def _json_arg(option: str, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as err:
+        _fail(f"{option} is not valid JSON: {err.msg} (column {err.colno})")
+
+
+# ---------------------------------------------------------------------------- score keeper
+
+
+def score(games: Annotated[list[Path], typer.Argument(
+              help="a game sheet (JSON); several sheets of the same players make a session")],
+          as_json: JsonOpt = False,
+          pot: Annotated[int | None, typer.Option(
+              "--pot", help="points each player puts in the pot (3-4 players); default: the "
+                            "sheets' pot")] = None) -> None:
+    """Score games played with real tiles: the itemized score from the rules engine.
+
+    One sheet: its itemized score. Several: each game, the running totals and the settlement
+    (2 players: the difference; 3-4 players: the pot).
+    """
+    if pot is not None and pot < 0:
+        _fail("--pot must be at least 0")
+    kept_games = [read_game_file(g) for g in games]
+    session = session_from(kept_games, pot)
+    if len(games) == 1:
+        result = score_json(kept_games[0])
+        if as_json:
+            print(json.dumps(result))
+            return
+        _print_score(f"Score: {', '.join(kept_games[0].players)}", result)
+        _print_settlement(session)
         return
-    table = Table(title=f"Score: {', '.join(kept.players)}")
+    per_game = [score_json(k) for k in kept_games]
+    if as_json:
+        print(json.dumps({
+            "players": dict(zip(session.players, session.totals, strict=True)),
+            "lines": [dict(line, game=i) for i, g in enumerate(per_game, start=1)
+                      for line in g["lines"]],
+            "games": [{"game": i, "file": str(path), "players": g["players"],
+                       "running": dict(zip(session.players, run, strict=True))}
+                      for i, (path, g, run) in enumerate(zip(games, per_game, session.running,
+                                                             strict=True), start=1)],
+            "settlement": session.settlement_json()}))
+        return
+    for i, (path, g) in enumerate(zip(games, per_game, strict=True), start=1):
+        _print_score(f"Game {i}: {path.name}", g)
+    table = Table(title="Running totals")
+    table.add_column("game")
+    for name in session.players:
+        table.add_column(name, justify="right")
+    for i, run in enumerate(session.running, start=1):
+        table.add_row(str(i), *(_signed(v) for v in run))
+    out.print(table)
+    _print_settlement(session)
+
+
+def _print_settlement(session: Session) -> None:
+    if len(session.players) == 2:
+        out.print(f"Settlement: {session.settlement()[0]}")
+    else:
+        out.print(f"Settlement from a pot of {session.pot} each: "
+                  + ", ".join(session.settlement()))
+
+
+def _print_score(title: str, result: dict[str, Any]) -> None:
+    table = Table(title=title)
     table.add_column("player")
     table.add_column("points", justify="right")
     table.add_column("reason")
     for line in result["lines"]:
-        table.add_row(line["player"], f"{line['points']:+d}", line["reason"])
+        table.add_row(line["player"], _signed(line["points"]), line["reason"])
     out.print(table)
-    for name, total in result["players"].items():
-        out.print(f"[bold]{name}[/bold]: {total:+d}")
+    out.print("Totals: " + ", ".join(f"{name} {_signed(total)}"
+                                     for name, total in result["players"].items()))
+
+
+# ---------------------------------------------------------------------------- files
 
 
 def load_tournament(path: Path) -> Tournament:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except OSError as err:
-        raise TwinRackError("unreadable", f"cannot read {path}: {err.strerror}") from None
+        raise TwinRackError("unreadable", f"cannot read {path}: {err.strerror or err}"
+                            ) from None
     except (json.JSONDecodeError, UnicodeDecodeError) as err:
         raise TwinRackError("bad_tournament_file", f"{path} is not a tournament file: {err}"
                             ) from None
@@ -73,18 +142,44 @@ def load_tournament(path: Path) -> Tournament:
 
 def save_tournament(t: Tournament, path: Path) -> None:
     """Write atomically: a crash never leaves half a file."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent or Path("."), prefix=".tournament-")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(t.to_json(), f, indent=1)
-    os.replace(tmp, path)
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".tournament-")
+    except OSError as err:
+        raise TwinRackError("unwritable", f"cannot write {path}: {err.strerror or err}"
+                            ) from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(t.to_json(), f, indent=1)
+        os.replace(tmp, path)
+    except OSError as err:
+        Path(tmp).unlink(missing_ok=True)
+        raise TwinRackError("unwritable", f"cannot write {path}: {err.strerror or err}"
+                            ) from None
 
 
-def _change(path: Path, command: Callable[..., Any], *args: Any) -> Any:
+def _change(path: Path, command: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Load, run one command all-or-nothing, save only when it succeeded."""
     t = load_tournament(path)
-    result = atomic(t, command, *args)
+    result = atomic(t, command, *args, **kwargs)
     save_tournament(t, path)
     return result
+
+
+def _signed(points: int) -> str:
+    return f"{points:+d}" if points else "0"
+
+
+def _games(numbers: list[int]) -> str:
+    return ("game " if len(numbers) == 1 else "games ") + ", ".join(map(str, numbers))
+
+
+def _points(t: Tournament, entry: GameEntry) -> str:
+    names = {p.nametag: p.name for p in t.players}
+    return ", ".join(f"{names.get(tag, tag)} {_signed(pts)}" for tag, pts in entry.points.items())
+
+
+# ---------------------------------------------------------------------------- tournament
 
 
 @tournament_app.command("movement")
@@ -92,18 +187,20 @@ def movement(
     seats: Annotated[int, typer.Option("--seats", help="4 (standard) or 2 (Siamese)")] = 4,
     tables: Annotated[int, typer.Option("--tables", help="number of tables")] = 1,
     rounds: Annotated[int, typer.Option("--rounds", help="number of rounds")] = 1,
+    move: MoveOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """The seating of every round by nametag."""
     if seats not in (2, 4):
-        _fail("--seats must be 4 or 2")
+        _fail(f"--seats must be 4 or 2, not {seats}")
     if tables < 1 or rounds < 1:
         _fail("--tables and --rounds must be at least 1")
-    plan = movement_json(seats, tables, rounds)
+    plan = movement_json(seats, tables, rounds, parse_moves(move))
     if as_json:
         print(json.dumps(plan))
         return
-    for r in plan["rounds"]:  # type: ignore[attr-defined]
+    rounds_out: list[dict[str, Any]] = plan["rounds"]  # type: ignore[assignment]
+    for r in rounds_out:
         table = Table(title=f"Round {r['round']}")
         table.add_column("table")
         letters = list(next(iter(r["tables"].values())))
@@ -120,29 +217,44 @@ def new(path: FileArg,
         seats: Annotated[int, typer.Option("--seats", help="4 or 2 (Siamese)")] = 4,
         rounds: Annotated[int, typer.Option("--rounds")] = 4,
         minutes: Annotated[int, typer.Option("--minutes", help="minutes per round")] = 50,
-        revision: Annotated[str, typer.Option("--revision")] = "2024") -> None:
+        revision: Annotated[str, typer.Option("--revision", help="Siamese scoring rules of "
+                                              "2-seat tables: 2024 or 2019")] = "2024",
+        move: MoveOpt = None) -> None:
     """Create a tournament file."""
     if path.exists():
         _fail(f"{path} already exists")
-    if seats not in (2, 4) or rounds < 1 or minutes < 1 or revision not in ("2024", "2019"):
-        _fail("--seats 4|2, --rounds >= 1, --minutes >= 1, --revision 2024|2019")
-    save_tournament(Tournament(name, seats, rounds, minutes, revision), path)
-    out.print(f"Created {path}")
+    if seats not in (2, 4):
+        _fail(f"--seats must be 4 or 2, not {seats}")
+    if rounds < 1 or minutes < 1:
+        _fail("--rounds and --minutes must be at least 1")
+    if revision not in ("2024", "2019"):
+        _fail(f"--revision must be 2024 or 2019, not {revision!r}")
+    if not name.strip():
+        _fail("--name must not be empty")
+    t = Tournament(name.strip(), seats, rounds, minutes, revision, moves=parse_moves(move))
+    moves = t.movement.moves  # checks the movement
+    save_tournament(t, path)
+    how = ", ".join(f"{k} {v:+d}" if v else f"{k} stays" for k, v in moves.items())
+    out.print(f"Created {path}: {t.name}, {seats}-seat tables, {rounds} rounds of "
+              f"{minutes} minutes; movement {how}")
 
 
 @tournament_app.command("add")
 def add(path: FileArg, names: Annotated[list[str], typer.Argument(help="player names")]) -> None:
     """Register players; nametags are given in order (1E, 1S, 1W, 1N, 2E, ...)."""
-    for n in names:
-        p = _change(path, Tournament.add_player, n, time.time())
+    def add_all(t: Tournament, at: float) -> list[Any]:
+        return [t.add_player(n, at) for n in names]
+
+    for p in _change(path, add_all, time.time()):
         out.print(f"{p.name}: {p.nametag}")
 
 
 @tournament_app.command("start-round")
 def start_round(path: FileArg) -> None:
     """Start the next round (its timer starts now)."""
+    t = load_tournament(path)
     r = _change(path, Tournament.start_round, time.time())
-    out.print(f"Round {r.number} started")
+    out.print(f"Round {r.number} started: {t.round_minutes} minutes")
 
 
 @tournament_app.command("close-round")
@@ -152,19 +264,47 @@ def close_round(path: FileArg) -> None:
     out.print(f"Round {r.number} closed and locked")
 
 
+@tournament_app.command("timer")
+def timer(path: FileArg, as_json: JsonOpt = False) -> None:
+    """Time left in the open round."""
+    t = load_tournament(path)
+    r = t.current()
+    if r is not None and r.locked:
+        _fail(f"no round is open: round {r.number} is closed; start the next one first")
+    left = t.time_left(time.time())
+    assert r is not None
+    if as_json:
+        print(json.dumps({"round": r.number, "seconds_left": round(left),
+                          "time_up": left < 0}))
+        return
+    if left < 0:
+        out.print(f"Round {r.number}: time is up ({_clock(-left)} ago); games finished now "
+                  "score nothing unless the table is delayed")
+    else:
+        out.print(f"Round {r.number}: {_clock(left)} left")
+
+
+def _clock(seconds: float) -> str:
+    s = int(seconds)
+    return f"{s // 60}:{s % 60:02d}"
+
+
 @tournament_app.command("enter")
 def enter(path: FileArg,
           table: Annotated[int, typer.Option("--table")],
           result: Annotated[str, typer.Option("--result", help="the game as JSON, e.g. "
-                                              "'{\"winner\":\"Ann\",\"value\":25}'")]) -> None:
+                                              "'{\"winner\":\"Ann\",\"value\":25}'")],
+          in_time: Annotated[bool | None, typer.Option(
+              "--in-time/--after-time",
+              help="the game finished in time / after time (default: judged by the clock "
+                   "now)")] = None) -> None:
     """Enter the next game of a table in the open round."""
-    try:
-        doc = json.loads(result)
-    except json.JSONDecodeError as err:
-        _fail(f"--result is not valid JSON: {err.msg}")
-    g = _change(path, Tournament.enter_game, table, doc, time.time())
-    out.print(f"Table {table} game {g.number}: {g.points}" + (" (after time: no points)"
-                                                               if g.late else ""))
+    doc = _json_arg("--result", result)
+    t = load_tournament(path)
+    g = _change(path, Tournament.enter_game, table, doc, time.time(),
+                finished_in_time=in_time)
+    out.print(f"Table {table} game {g.number}: {_points(t, g)}"
+              + (" (after time: no points)" if g.late else ""))
 
 
 @tournament_app.command("confirm")
@@ -172,8 +312,9 @@ def confirm(path: FileArg, table: Annotated[int, typer.Option("--table")],
             game: Annotated[int, typer.Option("--game")],
             by: Annotated[str, typer.Option("--by", help="the signing player")]) -> None:
     """The player opposite the winner signs a win."""
-    _change(path, Tournament.confirm, table, game, by, time.time())
-    out.print(f"Table {table} game {game} confirmed by {by}")
+    g = _change(path, Tournament.confirm, table, game, by, time.time())
+    t = load_tournament(path)
+    out.print(f"Table {table} game {game} confirmed by {t.name_of(g.confirmed_by)}")
 
 
 @tournament_app.command("correct")
@@ -181,21 +322,71 @@ def correct(path: FileArg, round_no: Annotated[int, typer.Option("--round")],
             table: Annotated[int, typer.Option("--table")],
             game: Annotated[int, typer.Option("--game")],
             result: Annotated[str, typer.Option("--result")],
-            reason: Annotated[str, typer.Option("--reason")]) -> None:
+            reason: Annotated[str, typer.Option("--reason")],
+            late: Annotated[bool | None, typer.Option(
+                "--late/--not-late", help="mark the game after time / in time (default: as "
+                                          "it was)")] = None) -> None:
     """The director corrects a recorded game (kept in the audit trail)."""
-    try:
-        doc = json.loads(result)
-    except json.JSONDecodeError as err:
-        _fail(f"--result is not valid JSON: {err.msg}")
-    g = _change(path, Tournament.correct_game, round_no, table, game, doc, time.time(), reason)
-    out.print(f"Corrected: {g.points}")
+    doc = _json_arg("--result", result)
+    g = _change(path, Tournament.correct_game, round_no, table, game, doc, time.time(), reason,
+                late)
+    t = load_tournament(path)
+    out.print(f"Corrected round {round_no} table {table} game {game}: {_points(t, g)}"
+              + (" (after time: no points)" if g.late else ""))
 
 
 @tournament_app.command("delay")
 def delay(path: FileArg, table: Annotated[int, typer.Option("--table")]) -> None:
-    """Let a table delayed by a ruling finish its game after time."""
-    _change(path, Tournament.delay_table, table, time.time())
-    out.print(f"Table {table} may finish after time")
+    """Let a table delayed by a ruling finish its games after time."""
+    restored = _change(path, Tournament.delay_table, table, time.time())
+    out.print(f"Table {table} may finish after time"
+              + (f"; {_games([g.number for g in restored])} scored again" if restored else ""))
+
+
+@tournament_app.command("sheet")
+def sheet(path: FileArg,
+          round_no: Annotated[int | None, typer.Option("--round", help="default: the latest")]
+          = None,
+          table_no: Annotated[int | None, typer.Option("--table", help="default: every table")]
+          = None,
+          as_json: JsonOpt = False) -> None:
+    """The score sheets of a round: who sits where, each game, its lines and signatures."""
+    t = load_tournament(path)
+    if not t.rounds:
+        _fail("no round has been started")
+    number = round_no if round_no is not None else len(t.rounds)
+    r = t.round(number)
+    tables = sorted(r.sheets) if table_no is None else [table_no]
+    for n in tables:
+        t.check_table(n)
+    seating = t.seating(number)
+    names = {p.nametag: p.name for p in t.players}
+    if as_json:
+        print(json.dumps({"round": number, "locked": r.locked, "tables": {
+            str(n): {"seats": seating[n],
+                     "games": [{"game": g.number, "points": g.points, "lines": g.lines,
+                                "winner": g.winner, "confirmed_by": g.confirmed_by,
+                                "late": g.late} for g in r.sheets.get(n, [])]}
+            for n in tables}}))
+        return
+    for n in tables:
+        seats = seating[n]
+        table = Table(title=f"Round {number}, table {n}"
+                            + (" (locked)" if r.locked else ""))
+        table.add_column("game")
+        for letter, tag in seats.items():
+            table.add_column(f"{letter}: {names.get(tag, tag)} ({tag})", justify="right")
+        table.add_column("confirmed by")
+        games = r.sheets.get(n, [])
+        for g in games:
+            mark = " (after time)" if g.late else ""
+            signed = (names.get(g.confirmed_by, g.confirmed_by) if g.confirmed_by
+                      else ("wall game / no win" if g.winner is None else "not yet"))
+            table.add_row(f"{g.number}{mark}", *(_signed(g.points.get(tag, 0))
+                                                for tag in seats.values()), signed)
+        table.add_row("total", *(_signed(sum(g.points.get(tag, 0) for g in games))
+                                 for tag in seats.values()), "")
+        out.print(table)
 
 
 @tournament_app.command("standings")
@@ -211,29 +402,43 @@ def standings(path: FileArg, as_json: JsonOpt = False,
         print(json.dumps({"standings": rows}))
         return
     table = Table(title=f"{t.name}: standings")
-    for col in ("rank", "name", "nametag", "points", "wins", "games"):
-        table.add_column(col)
+    for col in ("rank", "name", "nametag", "points", "wins", "games", "head_to_head"):
+        table.add_column(col.replace("_", " "), justify="right" if col != "name" else "left")
     for r in rows:
         table.add_row(*(str(r[c]) for c in ("rank", "name", "nametag", "points", "wins",
-                                            "games")))
+                                            "games", "head_to_head")))
     out.print(table)
+
+
+@tournament_app.command("audit")
+def audit(path: FileArg, as_json: JsonOpt = False) -> None:
+    """Everything the desk recorded, in order: who, when, what."""
+    t = load_tournament(path)
+    if as_json:
+        print(json.dumps({"audit": [vars(a) for a in t.audit]}))
+        return
+    for a in t.audit:
+        when = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(a.at))
+        out.print(f"{when}  {a.who}: {a.action}: {a.detail}")
 
 
 @tournament_app.command("export")
 def export(path: FileArg, folder: Annotated[Path, typer.Argument(help="where to write")]) -> None:
     """Write standings.csv, games.csv, table cards and each round's score sheets."""
     t = load_tournament(path)
+    written = []
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / "standings.csv").write_text(standings_csv(t), encoding="utf-8")
-        (folder / "games.csv").write_text(games_csv(t), encoding="utf-8")
-        (folder / "table-cards.html").write_text(table_cards_html(t), encoding="utf-8")
+        files = {"standings.csv": standings_csv(t), "games.csv": games_csv(t),
+                 "table-cards.html": table_cards_html(t)}
         for r in range(1, max(len(t.rounds), 1) + 1):
-            (folder / f"score-sheets-round-{r}.html").write_text(score_sheets_html(t, r),
-                                                                  encoding="utf-8")
+            files[f"score-sheets-round-{r}.html"] = score_sheets_html(t, r)
+        for name, text in files.items():
+            (folder / name).write_text(text, encoding="utf-8")
+            written.append(name)
     except OSError as err:
-        _fail(f"cannot write to {folder}: {err.strerror}")
-    out.print(f"Wrote exports to {folder}")
+        _fail(f"cannot write to {folder}: {err.strerror or err}")
+    out.print(f"Wrote {', '.join(written)} to {folder}")
 
 
 def register(app: typer.Typer) -> None:

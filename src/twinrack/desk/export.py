@@ -69,7 +69,8 @@ def score_sheets_html(t: Tournament, round_no: int) -> str:
                             for tag in seats.values())
             signed = (escape(names.get(g.confirmed_by, g.confirmed_by))
                       if g and g.confirmed_by else "")
-            rows.append(f"<tr><td>Game {n}</td>{cells}<td>{signed}</td></tr>")
+            late = " (after time: no points)" if g and g.late else ""
+            rows.append(f"<tr><td>Game {n}{late}</td>{cells}<td>{signed}</td></tr>")
         totals = "".join(f"<td>{sum(g.points.get(tag, 0) for g in games)}</td>"
                          for tag in seats.values())
         initials = "".join("<td></td>" for _ in seats)

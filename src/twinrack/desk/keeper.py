@@ -2,11 +2,13 @@
 
 A game sheet is JSON (docs/score-keeper.md has the format and examples)::
 
-    {"players": ["Ann", "Bea"], "revision": "2024",
+    {"players": ["Ann", "Bea"], "revision": "2024", "card": "practice",
      "events": [{"mahjongg": "Ann", "rack": 1, "value": 30, "jokerless": true},
                 {"mahjongg": "Ann", "rack": 2, "hand": "2468-1", "discarder": "Bea"}]}
 
-Every field is checked and a bad one is named in the message (``events[1].rack``).
+The keeper works out which Mah Jongg is a first, the winning second or part of a Double from
+the order of the events (``double`` or ``turn`` join two into one turn). Every field is
+checked and a bad one is named in the message (``events[1].rack``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -28,13 +31,26 @@ from twinrack.engine.scoring import (
     score_game,
     settle,
 )
-from twinrack.engine.tournament_scoring import PENALTIES
-from twinrack.errors import TwinRackError
+from twinrack.engine.tournament_scoring import PENALTIES, THROW_PENALTIES
+from twinrack.errors import CardError, TwinRackError
 from twinrack.tiles import racks_for, tile_set
 
 VARIANTS = ("siamese", "royale", "imperial")
 DEAD_CAUSES = ("exposure", "wrong_wall", "exposed_before_racking", "mahjongg_in_error",
                "claimed_for_mahjongg_then_exposed", "other")
+#: the referee's penalties a game sheet may record: the conduct penalties of section 11 and
+#: throwing the Mah Jongg tile to an exposed hand (section 11, for tables that play it)
+SHEET_PENALTIES: dict[str, tuple[int, str]] = {**PENALTIES, **THROW_PENALTIES}
+EVENT_KINDS = ("mahjongg", "wall_game", "dead", "wrong_tile_count", "penalty")
+_EVENT_FIELDS: dict[str, set[str]] = {
+    "mahjongg": {"mahjongg", "rack", "hand", "value", "jokerless", "closed", "self_picked",
+                 "discarder", "misnamed", "singles_and_pairs", "quint", "star", "turn",
+                 "double"},
+    "wall_game": {"wall_game"},
+    "dead": {"dead", "rack", "cause"},
+    "wrong_tile_count": {"wrong_tile_count"},
+    "penalty": {"penalty", "player"},
+}
 
 
 class GameSheetError(TwinRackError):
@@ -48,6 +64,7 @@ class KeptGame:
     players: tuple[str, ...]
     rules: ScoringRules
     facts: GameFacts
+    pot: int = 0  # points each player puts in the pot (3-4 players)
 
     def score(self) -> Score:
         return score_game(self.facts, self.rules)
@@ -73,15 +90,51 @@ def _int(obj: dict[str, Any], key: str, where: str, *, low: int, high: int | Non
     v = obj.get(key)
     if not isinstance(v, int) or isinstance(v, bool) or v < low or (high is not None and v > high):
         span = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        raise _err(f"{where}.{key}", f"must be a whole number {span}")
+        got = "missing" if key not in obj else f"got {json.dumps(v)}"
+        raise _err(f"{where}.{key}", f"must be a whole number {span} ({got})")
     return v
 
 
-def read_game(doc: Any, card: Card | None = None) -> KeptGame:
-    """Check a game sheet and turn it into scoring facts."""
+def _kind(ev: dict[str, Any], where: str) -> str:
+    kinds = [k for k in EVENT_KINDS if k in ev]
+    if not kinds:
+        raise _err(where, "an event is one of " + ", ".join(EVENT_KINDS)
+                   + f" (got the fields {', '.join(sorted(ev)) or 'none'})")
+    kind = kinds[0]
+    for key in ev:
+        if key not in _EVENT_FIELDS[kind]:
+            raise _err(f"{where}.{key}", f"unknown field of a {kind} event (fields: "
+                                         f"{', '.join(sorted(_EVENT_FIELDS[kind]))})")
+    return kind
+
+
+def _open_card(ref: Any, base: Path | None) -> Card:
+    if not isinstance(ref, str) or not ref.strip():
+        raise _err("card", "the path of a card file, or \"practice\"")
+    if ref == "practice":
+        return load_card(None)
+    path = Path(ref)
+    if not path.is_absolute() and base is not None and (base / path).exists():
+        path = base / path
+    try:
+        return load_card(path)
+    except CardError as err:
+        first = err.problems[0] if err.problems else None
+        where = f" ({first.file}:{first.line}:{first.column})" if first else ""
+        raise _err("card", f"the card does not load: {err.message}{where}") from None
+    except TwinRackError as err:
+        raise _err("card", err.message) from None
+
+
+def read_game(doc: Any, card: Card | None = None, base: Path | None = None) -> KeptGame:
+    """Check a game sheet and turn it into scoring facts.
+
+    ``base`` is the folder of the sheet: a relative ``card`` path is looked up there first.
+    """
     if not isinstance(doc, dict):
         raise _err("game", "a game sheet is a JSON object")
-    known = {"players", "variant", "revision", "card", "lowest_value", "events", "pot"}
+    known = {"players", "variant", "revision", "card", "lowest_value", "events", "pot",
+             "wall_dead"}
     for key in doc:
         if key not in known:
             raise _err(key, f"unknown field (expected {', '.join(sorted(known))})")
@@ -89,7 +142,7 @@ def read_game(doc: Any, card: Card | None = None) -> KeptGame:
     if (not isinstance(names, list) or not 2 <= len(names) <= 4
             or not all(isinstance(n, str) and n.strip() for n in names)):
         raise _err("players", "a list of 2 to 4 player names, East first")
-    if len({n.lower() for n in names}) != len(names):
+    if len({n.strip().lower() for n in names}) != len(names):
         raise _err("players", "two players have the same name")
     players = tuple(n.strip() for n in names)
     variant = doc.get("variant", "siamese" if len(players) == 2 else "royale")
@@ -98,24 +151,30 @@ def read_game(doc: Any, card: Card | None = None) -> KeptGame:
     try:
         sets = tile_set(variant, len(players)).sets
     except ValueError as err:
-        raise _err("variant", str(err)) from None
+        raise _err("variant", f"{err} ({len(players)} players are named)") from None
     racks = racks_for(variant)
     revision = doc.get("revision", "2024")
     if revision not in ("2024", "2019"):
-        raise _err("revision", "\"2024\" or \"2019\"")
-    rules = ScoringRules(revision=str(revision), players=len(players), royale=sets >= 2)
+        raise _err("revision", "\"2024\" or \"2019\" (a string)")
+    wall_dead = doc.get("wall_dead", "any")
+    if wall_dead not in ("any", "all"):
+        raise _err("wall_dead", "\"any\" (a player with a dead rack gets nothing in a wall "
+                                "game) or \"all\" (only a player whose racks are all dead)")
+    rules = ScoringRules(revision=str(revision), players=len(players), royale=sets >= 2,
+                         wall_dead=wall_dead)
     if card is None and doc.get("card") is not None:
-        ref = doc["card"]
-        if not isinstance(ref, str):
-            raise _err("card", "the path of a card file, or \"practice\"")
-        card = load_card(None if ref == "practice" else ref)
+        card = _open_card(doc["card"], base)
     lowest = doc.get("lowest_value", card.lowest_value if card else 25)
     if not isinstance(lowest, int) or isinstance(lowest, bool) or lowest <= 0:
         raise _err("lowest_value", "must be a positive whole number")
+    pot = doc.get("pot", 0)
+    if not isinstance(pot, int) or isinstance(pot, bool) or pot < 0:
+        raise _err("pot", "the points each player puts in the pot, a whole number of at "
+                          "least 0")
 
     def seat(name: Any, where: str) -> int:
         if not isinstance(name, str):
-            raise _err(where, "a player's name")
+            raise _err(where, f"a player's name (one of {', '.join(players)})")
         for i, n in enumerate(players):
             if n.lower() == name.strip().lower():
                 return i
@@ -128,59 +187,98 @@ def read_game(doc: Any, card: Card | None = None) -> KeptGame:
     dead: list[set[int]] = [set() for _ in players]
     penalties: list[Penalty] = []
     wall_game = False
-    ended = False
+    ended_by: str | None = None
     both_dead: int | None = None
+    last_turn: int | None = None  # the turn of the latest Mah Jongg event
     for i, ev in enumerate(events):
         where = f"events[{i}]"
         if not isinstance(ev, dict):
-            raise _err(where, "each event is an object")
-        if ended:
-            raise _err(where, "the game was already over")
-        if "mahjongg" in ev:
-            mjs.append(_mahjongg(ev, where, i, seat, racks, card))
-            s = mjs[-1]["seat"]
-            if mjs[-1]["rack"] in dead[s]:
-                raise _err(f"{where}.rack", "that rack is dead")
-            if sum(1 for m in mjs if m["seat"] == s and m["rack"] == mjs[-1]["rack"]) > 1:
-                raise _err(f"{where}.rack", "that rack already has a Mah Jongg")
-            if sum(1 for m in mjs if m["seat"] == s) == racks:
-                ended = True  # every rack of this player is a Mah Jongg: the game is won
-        elif "wall_game" in ev:
+            raise _err(where, "each event is an object, like {\"wall_game\": true}")
+        kind = _kind(ev, where)
+        if ended_by is not None and kind != "penalty":
+            raise _err(where, f"the game was already over ({ended_by}); only penalties may "
+                              "follow")
+        if kind == "mahjongg":
+            m = _mahjongg(ev, where, seat, racks, card)
+            s = m["seat"]
+            if m["rack"] in dead[s]:
+                raise _err(f"{where}.rack", f"rack {m['rack'] + 1} of {players[s]} is dead")
+            if any(x["seat"] == s and x["rack"] == m["rack"] for x in mjs):
+                raise _err(f"{where}.rack", f"rack {m['rack'] + 1} of {players[s]} already "
+                                            "has a Mah Jongg")
+            previous = mjs[-1] if mjs else None
+            if m["double"]:
+                if previous is None or previous["seat"] != s:
+                    raise _err(f"{where}.double", "a Double Mah Jongg is declared together "
+                                                  "with the same player's Mah Jongg in the "
+                                                  "event just before")
+                m["turn"] = previous["turn"]
+            elif m["turn"] is None:
+                m["turn"] = 0 if last_turn is None else last_turn + 1
+            elif last_turn is not None and m["turn"] < last_turn:
+                raise _err(f"{where}.turn", f"turns go in the order of the events (the Mah "
+                                            f"Jongg before was in turn {last_turn})")
+            elif (last_turn is not None and m["turn"] == last_turn and previous is not None
+                  and previous["seat"] != s):
+                raise _err(f"{where}.turn", f"{players[previous['seat']]} declared in turn "
+                                            f"{last_turn}: two players cannot declare in the "
+                                            "same turn")
+            same_turn = [x for x in mjs if x["seat"] == s and x["turn"] == m["turn"]]
+            if m["discarder"] is not None and any(x["discarder"] is not None
+                                                  for x in same_turn):
+                raise _err(f"{where}.discarder", "only one discard is claimed in a turn: name "
+                                                 "the discarder on one hand of the Double")
+            if m["discarder"] == s:
+                raise _err(f"{where}.discarder", f"{players[s]} cannot claim its own discard")
+            mjs.append(m)
+            last_turn = m["turn"]
+            if sum(1 for x in mjs if x["seat"] == s) == racks:
+                ended_by = f"{players[s]} won"  # every rack of this player is a Mah Jongg
+        elif kind == "wall_game":
             if ev.get("wall_game") is not True:
                 raise _err(f"{where}.wall_game", "must be true")
             if mjs:
-                raise _err(where, "a wall game has no exposed Mah Jongg; the wall ran out with "
-                                  "a Mah Jongg up, so just end the sheet")
+                raise _err(where, "a wall game has no exposed Mah Jongg: when the wall ran out "
+                                  "with a Mah Jongg up, end the sheet without a wall_game event")
             wall_game = True
-            ended = True
-        elif "dead" in ev:
+            ended_by = "wall game"
+        elif kind == "dead":
             s = seat(ev["dead"], f"{where}.dead")
             rack = _int(ev, "rack", where, low=1, high=racks) - 1
             cause = ev.get("cause", "other")
             if cause not in DEAD_CAUSES:
                 raise _err(f"{where}.cause", f"one of {', '.join(DEAD_CAUSES)}")
             if any(m["seat"] == s and m["rack"] == rack for m in mjs):
-                raise _err(f"{where}.rack", "that rack holds a valid Mah Jongg")
+                raise _err(f"{where}.rack", f"rack {rack + 1} of {players[s]} holds a valid "
+                                            "Mah Jongg (a wrong tile count kills it: use "
+                                            "wrong_tile_count)")
+            if rack in dead[s]:
+                raise _err(f"{where}.rack", f"rack {rack + 1} of {players[s]} is already dead")
             dead[s].add(rack)
             if len(dead[s]) == racks:
-                both_dead = s
-                ended = len(players) == 2
-        elif "wrong_tile_count" in ev:
+                both_dead = s if both_dead is None else both_dead
+                if len(players) == 2:
+                    ended_by = f"both racks of {players[s]} dead"
+        elif kind == "wrong_tile_count":
             s = seat(ev["wrong_tile_count"], f"{where}.wrong_tile_count")
+            if len(dead[s]) == racks:
+                raise _err(f"{where}.wrong_tile_count", f"every rack of {players[s]} is "
+                                                        "already dead")
             dead[s] = set(range(racks))
             mjs = [m for m in mjs if m["seat"] != s]  # even an exposed Mah Jongg dies
-            both_dead = s
-            ended = len(players) == 2
-        elif "penalty" in ev:
-            kind = ev["penalty"]
-            if kind not in PENALTIES:
-                raise _err(f"{where}.penalty", f"one of {', '.join(sorted(PENALTIES))}")
-            points, reason = PENALTIES[kind]
+            both_dead = s if both_dead is None else both_dead
+            if len(players) == 2:
+                ended_by = f"both racks of {players[s]} dead"
+        else:
+            code = ev["penalty"]
+            if code not in SHEET_PENALTIES:
+                raise _err(f"{where}.penalty", f"one of {', '.join(sorted(SHEET_PENALTIES))}")
+            points, reason = SHEET_PENALTIES[code]
             penalties.append(Penalty(seat(ev.get("player"), f"{where}.player"), points, reason,
                                      "11"))
-        else:
-            raise _err(where, "an event is one of mahjongg, wall_game, dead, "
-                              "wrong_tile_count, penalty")
+    if not mjs and not wall_game and ended_by is None:
+        raise _err("events", "the sheet does not say how the game ended: add a mahjongg, "
+                             "{\"wall_game\": true} or the dead racks")
     # the Mah Jonggs of the turn in which a player completed all its racks win
     facts_mj: list[MahJonggFact] = []
     for s in range(len(players)):
@@ -191,23 +289,15 @@ def read_game(doc: Any, card: Card | None = None) -> KeptGame:
                 seat=s, rack=m["rack"], hand=m["hand"], jokerless=m["jokerless"],
                 closed=m["closed"], turn=m["turn"], wins=m["turn"] == winning_turn,
                 discarder=m["discarder"], self_picked=m["self_picked"], misnamed=m["misnamed"]))
-    for fact in facts_mj:
-        if fact.discarder == fact.seat:
-            raise _err("events", f"{players[fact.seat]} cannot claim its own discard")
     facts = GameFacts(players=len(players), mah_jonggs=tuple(facts_mj), wall_game=wall_game,
                       dead=tuple(tuple(sorted(d)) for d in dead), racks=racks,
-                      both_dead=both_dead, lowest_card_value=lowest,
-                      penalties=tuple(penalties))
-    return KeptGame(players, rules, facts)
+                      both_dead=both_dead if len(players) == 2 else None,
+                      lowest_card_value=lowest, penalties=tuple(penalties))
+    return KeptGame(players, rules, facts, pot)
 
 
-def _mahjongg(ev: dict[str, Any], where: str, index: int, seat: Any, racks: int,
+def _mahjongg(ev: dict[str, Any], where: str, seat: Any, racks: int,
               card: Card | None) -> dict[str, Any]:
-    allowed = {"mahjongg", "rack", "hand", "value", "jokerless", "closed", "self_picked",
-               "discarder", "misnamed", "singles_and_pairs", "quint", "star", "turn"}
-    for key in ev:
-        if key not in allowed:
-            raise _err(f"{where}.{key}", "unknown field of a mahjongg event")
     s = seat(ev["mahjongg"], f"{where}.mahjongg")
     rack = _int(ev, "rack", where, low=1, high=racks) - 1
     hand_id = ev.get("hand")
@@ -221,8 +311,15 @@ def _mahjongg(ev: dict[str, Any], where: str, index: int, seat: Any, racks: int,
             raise _err(f"{where}.hand", f"no line {hand_id!r} on {card.name}") from None
         if "value" in ev and ev["value"] != h.value:
             raise _err(f"{where}.value", f"{h.id} is worth {h.value} on {card.name}")
+        for key in ("singles_and_pairs", "quint", "star"):
+            if key in ev and ev[key] != getattr(h, key):
+                raise _err(f"{where}.{key}", f"the card says {str(getattr(h, key)).lower()} "
+                                             f"for {h.id}")
         facts = HandFacts(h.id, h.value, h.singles_and_pairs, h.quint, h.star)
     else:
+        if "value" not in ev:
+            raise _err(f"{where}.value", "give the card value of the hand (or hand, the id of "
+                                         "a line on the sheet's card)")
         value = _int(ev, "value", where, low=1)
         facts = HandFacts(f"a {value}-point hand", value, _bool(ev, "singles_and_pairs", where),
                           _bool(ev, "quint", where), _bool(ev, "star", where))
@@ -234,12 +331,16 @@ def _mahjongg(ev: dict[str, Any], where: str, index: int, seat: Any, racks: int,
     d = seat(discarder, f"{where}.discarder") if discarder is not None else None
     if misnamed and d is None:
         raise _err(f"{where}.misnamed", "a mis-named tile was thrown by a discarder: name them")
-    turn = ev.get("turn", index)
-    if not isinstance(turn, int) or isinstance(turn, bool):
-        raise _err(f"{where}.turn", "must be a whole number (equal turns make a Double)")
+    turn = ev.get("turn")
+    if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or turn < 0):
+        raise _err(f"{where}.turn", "must be a whole number of at least 0 (Mah Jonggs of one "
+                                    "turn make a Double)")
+    double = _bool(ev, "double", where)
+    if double and turn is not None:
+        raise _err(f"{where}.double", "give double or turn, not both")
     return {"seat": s, "rack": rack, "hand": facts, "jokerless": _bool(ev, "jokerless", where),
             "closed": _bool(ev, "closed", where), "self_picked": self_picked, "discarder": d,
-            "misnamed": misnamed, "turn": turn}
+            "misnamed": misnamed, "turn": turn, "double": double}
 
 
 def score_siamese_game(doc: Any, card: Card | None = None) -> Score:
@@ -250,8 +351,12 @@ def score_siamese_game(doc: Any, card: Card | None = None) -> Score:
 def load_game_file(path: str | Path) -> Any:
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise GameSheetError("unreadable", f"cannot read {path}: {err}") from None
+    except OSError as err:
+        raise GameSheetError("unreadable", f"cannot read {path}: {err.strerror or err}"
+                             ) from None
+    except UnicodeDecodeError:
+        raise GameSheetError("unreadable", f"cannot read {path}: it is not UTF-8 text"
+                             ) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as err:
@@ -259,19 +364,34 @@ def load_game_file(path: str | Path) -> Any:
                                          f"{err.msg}") from None
 
 
+def read_game_file(path: str | Path, card: Card | None = None) -> KeptGame:
+    """Load and check a game sheet; a bad field is named with the file it is in."""
+    doc = load_game_file(path)
+    try:
+        return read_game(doc, card, base=Path(path).parent)
+    except GameSheetError as err:
+        raise GameSheetError(err.code, f"{path}: {err.message}") from None
+
+
 def score_json(game: KeptGame) -> dict[str, Any]:
+    """``{"players": {NAME: TOTAL}, "lines": [{"player", "points", "reason"}]}``."""
     score = game.score()
     return {"players": {name: score.totals[i] for i, name in enumerate(game.players)},
             "lines": [{"player": game.players[x.seat], "points": x.points, "reason": x.reason}
                       for x in score.lines]}
 
 
+def _amount(x: Fraction) -> int | float:
+    return int(x) if x.denominator == 1 else round(float(x), 2)
+
+
 @dataclass
 class Session:
-    """Running totals over a session of games with the same players."""
+    """Running totals over a session of games with the same players, and the settlement."""
 
     players: tuple[str, ...]
     games: list[Score]
+    pot: int = 0  # points each player puts in the pot (3-4 players)
 
     @property
     def totals(self) -> tuple[int, ...]:
@@ -281,19 +401,59 @@ class Session:
                 t[i] += v
         return tuple(t)
 
-    def settlement(self, pot_per_player: int = 0) -> list[str]:
-        st = settle(self.totals, pot_per_player)
-        if st.transfers:
-            return [f"{self.players[a]} pays {self.players[b]} {amount}"
-                    for a, b, amount in st.transfers]
-        return [f"{name}: {'+' if v >= 0 else ''}{v}" for name, v in zip(self.players,
-                                                                         st.payouts, strict=True)]
+    @property
+    def running(self) -> list[tuple[int, ...]]:
+        """The totals after each game."""
+        out: list[tuple[int, ...]] = []
+        t = [0] * len(self.players)
+        for s in self.games:
+            t = [a + b for a, b in zip(t, s.totals, strict=True)]
+            out.append(tuple(t))
+        return out
+
+    def settlement_json(self, pot_per_player: int | None = None) -> dict[str, Any]:
+        """2 players: who pays whom the difference; 3-4: each player's net from the pot."""
+        pot = self.pot if pot_per_player is None else pot_per_player
+        st = settle(self.totals, pot)
+        return {"pot_per_player": pot if len(self.players) > 2 else None,
+                "transfers": [{"payer": self.players[a], "payee": self.players[b],
+                               "amount": _amount(amount)} for a, b, amount in st.transfers],
+                "net": {name: _amount(v) for name, v in zip(self.players, st.payouts,
+                                                            strict=True)}}
+
+    def settlement(self, pot_per_player: int | None = None) -> list[str]:
+        doc = self.settlement_json(pot_per_player)
+        if len(self.players) == 2:
+            if not doc["transfers"]:
+                return ["the totals are equal: nobody pays"]
+            return [f"{t['payer']} pays {t['payee']} {t['amount']}" for t in doc["transfers"]]
+        return [f"{name} {'+' if v > 0 else ''}{v}" for name, v in doc["net"].items()]
 
 
-def session_of(docs: Sequence[Any], card: Card | None = None) -> Session:
+def session_of(docs: Sequence[Any], card: Card | None = None,
+               pot_per_player: int | None = None) -> Session:
+    """A session from game sheets (documents); every sheet has the same players."""
     games = [read_game(d, card) for d in docs]
-    players = games[0].players if games else ()
+    return session_from(games, pot_per_player)
+
+
+def session_of_files(paths: Sequence[str | Path], card: Card | None = None,
+                     pot_per_player: int | None = None) -> Session:
+    return session_from([read_game_file(p, card) for p in paths], pot_per_player)
+
+
+def session_from(games: Sequence[KeptGame], pot_per_player: int | None = None) -> Session:
+    """A session from checked games; the pot is the sheets' unless given."""
+    if not games:
+        raise _err("games", "a session has at least one game")
+    players = games[0].players
     for i, g in enumerate(games):
-        if g.players != players:
-            raise _err(f"games[{i}].players", "every game of a session has the same players")
-    return Session(players, [g.score() for g in games])
+        if tuple(n.lower() for n in g.players) != tuple(n.lower() for n in players):
+            raise _err(f"games[{i}].players", "every game of a session has the same players, "
+                                              f"in the same order: {', '.join(players)}")
+    pot = pot_per_player if pot_per_player is not None else games[0].pot
+    for i, g in enumerate(games):
+        if pot_per_player is None and g.pot != pot:
+            raise _err(f"games[{i}].pot", f"the pot is fixed before play: {pot} in the first "
+                                          f"game, {g.pot} here")
+    return Session(players, [g.score() for g in games], pot)

@@ -43,12 +43,15 @@ class Movement:
         chosen = dict(default)
         if moves:
             for letter, step in moves.items():
-                if letter not in letters:
+                if not isinstance(letter, str) or letter.upper() not in letters:
                     raise MovementError("bad_movement",
                                         f"seat {letter!r} is not one of {' '.join(letters)}")
-                chosen[letter] = int(step)
+                if not isinstance(step, int) or isinstance(step, bool):
+                    raise MovementError("bad_movement", f"seat {letter}: the move is a whole "
+                                                        f"number of tables, got {step!r}")
+                chosen[letter.upper()] = step
         if chosen.get("E", 0) != 0:
-            raise MovementError("bad_movement", "East stays at its table")
+            raise MovementError("bad_movement", "East stays at its table (its move is 0)")
         return cls(letters, chosen)
 
     def table_of(self, nametag: str, round_no: int, tables: int) -> int:
@@ -60,12 +63,14 @@ class Movement:
         """Table -> seat letter -> nametag, for one round."""
         if tables < 1:
             raise MovementError("bad_tables", "a tournament needs at least one table")
-        out: dict[int, dict[str, str]] = {t: {} for t in range(1, tables + 1)}
+        at: dict[tuple[int, str], str] = {}
         for start in range(1, tables + 1):
             for letter in self.seats:
                 tag = f"{start}{letter}"
-                out[self.table_of(tag, round_no, tables)][letter] = tag
-        return out
+                at[self.table_of(tag, round_no, tables), letter] = tag
+        # seats always in table order (E S W N, or E W): every sheet and card reads the same
+        return {t: {letter: at[t, letter] for letter in self.seats}
+                for t in range(1, tables + 1)}
 
     def plan(self, tables: int, rounds: int) -> list[dict[int, dict[str, str]]]:
         if rounds < 1:
@@ -73,9 +78,26 @@ class Movement:
         return [self.seating(tables, r) for r in range(1, rounds + 1)]
 
 
+def parse_moves(specs: list[str] | None) -> dict[str, int]:
+    """``["W=2", "N=-1"]`` (the command line's ``--move``) as a movement override."""
+    out: dict[str, int] = {}
+    for spec in specs or []:
+        letter, sep, step = spec.partition("=")
+        try:
+            out[letter.strip().upper()] = int(step)
+        except ValueError:
+            sep = ""
+        if not sep or not letter.strip():
+            raise MovementError("bad_movement", f"--move {spec!r}: a seat letter and a number "
+                                                "of tables, like W=2 or S=-1")
+    return out
+
+
 def parse_nametag(nametag: str, seats: tuple[str, ...] = SEATS_4) -> tuple[int, str]:
     tag = nametag.strip().upper()
-    if len(tag) < 2 or not tag[:-1].isdigit() or tag[-1] not in seats:
+    number = tag[:-1]
+    if (len(tag) < 2 or not number.isascii() or not number.isdigit() or int(number) < 1
+            or tag[-1] not in seats):
         raise MovementError("bad_nametag", f"nametag {nametag!r} is not a table number and a "
                                            f"seat letter ({'/'.join(seats)}), like 3{seats[-1]}")
     return int(tag[:-1]), tag[-1]

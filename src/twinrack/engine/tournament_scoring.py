@@ -26,9 +26,20 @@ class TournamentGame:
     winner_exposures: int = 0  # exposures the winner had before the Mah Jongg tile
     quint_two_exposures: bool = False  # two quint exposures, only one group still needed
     dead: tuple[int, ...] = ()  # seats whose hands were dead
+    misnamed: bool = False  # the discarder mis-named the Mah Jongg tile it threw
     in_error: int | None = None  # seat that declared Mah Jongg in error (game over)
-    wall_destroyed_by: tuple[int, ...] = ()  # seats that threw in their hands after it
+    wall_destroyed_by: tuple[int, ...] = ()  # seats that destroyed the rest of the wall
+    exposed: tuple[int, ...] = ()  # seats that exposed (threw in) their hands believing it
     penalties: tuple[Penalty, ...] = ()
+
+
+#: throwing the Mah Jongg tile to an exposed hand (rules section 11); none to a concealed
+#: hand or a hand with one exposure
+THROW_PENALTIES: dict[str, tuple[int, str]] = {
+    "threw_to_two_exposures": (-10, "threw the Mah Jongg tile to a hand with two exposures"),
+    "threw_to_three_exposures": (-25, "threw the Mah Jongg tile to a hand with three "
+                                      "exposures (or two quints needing one group)"),
+}
 
 
 def score_tournament_game(game: TournamentGame) -> Score:
@@ -46,17 +57,37 @@ def score_tournament_game(game: TournamentGame) -> Score:
         if game.discarder is not None and not game.self_picked:
             if game.winner_exposures >= 3 or (game.winner_exposures == 2
                                               and game.quint_two_exposures):
-                lines.append(ScoreLine(game.discarder, -25, "threw the Mah Jongg tile to a hand "
-                                       "with three exposures (or two quints)", "11"))
+                points, reason = THROW_PENALTIES["threw_to_three_exposures"]
+                lines.append(ScoreLine(game.discarder, points, reason, "11"))
             elif game.winner_exposures == 2:
-                lines.append(ScoreLine(game.discarder, -10, "threw the Mah Jongg tile to a hand "
-                                       "with two exposures", "11"))
+                points, reason = THROW_PENALTIES["threw_to_two_exposures"]
+                lines.append(ScoreLine(game.discarder, points, reason, "11"))
+            if game.misnamed:
+                lines.append(ScoreLine(game.discarder, -25, "mis-named the tile claimed for "
+                                                            "Mah Jongg", "11"))
     elif game.in_error is not None:
-        out = {game.in_error, *game.wall_destroyed_by, *game.dead}
         lines.append(ScoreLine(game.in_error, 0, "Mah Jongg in error", "11"))
+        destroyed = set(game.wall_destroyed_by)
+        exposed = set(game.exposed)
+        # everyone exposed: the others score 10; one hand kept: only it scores 10
+        everyone_exposed = bool(exposed) and all(
+            s in exposed or s in destroyed or s in game.dead
+            for s in range(game.players) if s != game.in_error)
         for seat in range(game.players):
-            if seat not in out:
-                lines.append(ScoreLine(seat, 10, "intact hand after a Mah Jongg in error", "11"))
+            if seat == game.in_error:
+                continue
+            if seat in game.dead:
+                lines.append(ScoreLine(seat, 0, "dead hand after a Mah Jongg in error", "11"))
+            elif seat in destroyed:
+                lines.append(ScoreLine(seat, 0, "destroyed the wall after a Mah Jongg in error",
+                                       "11"))
+            elif seat in exposed and not everyone_exposed:
+                lines.append(ScoreLine(seat, 0, "exposed its hand after a Mah Jongg in error",
+                                       "11"))
+            else:
+                why = ("every player exposed after a Mah Jongg in error" if seat in exposed
+                       else "intact hand after a Mah Jongg in error")
+                lines.append(ScoreLine(seat, 10, why, "11"))
     elif game.wall_game:
         for seat in range(game.players):
             if seat in game.dead:

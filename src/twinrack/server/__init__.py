@@ -1,0 +1,1 @@
+"""The web table service: FastAPI, WebSockets, SQLAlchemy (SQLite by default, PostgreSQL)."""

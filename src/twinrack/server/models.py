@@ -1,0 +1,83 @@
+"""Database tables: a game is its settings plus its ordered log of actions and events."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    JSON,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True),
+                                                 server_default=func.now())
+    status: Mapped[str] = mapped_column(String(16), default="playing", index=True)
+    variant: Mapped[str] = mapped_column(String(16))
+    revision: Mapped[str] = mapped_column(String(8))
+    players: Mapped[int] = mapped_column(Integer)
+    rules: Mapped[dict[str, object]] = mapped_column(JSON)
+    card_name: Mapped[str] = mapped_column(String(200))
+    card_sha256: Mapped[str] = mapped_column(String(64))
+    card_source: Mapped[str] = mapped_column(Text)
+    #: the secret shuffle seed (hex); revealed to players only once the game has ended
+    seed: Mapped[str] = mapped_column(String(128))
+    commitment: Mapped[str] = mapped_column(String(64))
+    call_seconds: Mapped[float] = mapped_column(default=10.0)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
+
+    seats: Mapped[list[SeatRow]] = relationship(back_populates="game",
+                                                order_by="SeatRow.seat",
+                                                cascade="all, delete-orphan")
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("game_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(60))
+    #: "human" or a bot level ("random", "greedy", "expert")
+    kind: Mapped[str] = mapped_column(String(16))
+    #: sha256 of the seat's secret invite token (humans only)
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    #: the browser (cookie id) that took this seat, for "my games"
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+
+    game: Mapped[GameRow] = relationship(back_populates="seats")
+
+
+class ActionRow(Base):
+    """The log: one row per accepted action, with the events it caused (text forms)."""
+
+    __tablename__ = "actions"
+    __table_args__ = (UniqueConstraint("game_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(200))
+    events: Mapped[list[str]] = mapped_column(JSON)
+    msg_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    by: Mapped[str] = mapped_column(String(16), default="human")  # human, bot, timer
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True),
+                                                 server_default=func.now())

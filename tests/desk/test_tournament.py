@@ -1,0 +1,553 @@
+"""The tournament desk model: seating, rounds, sheets, confirmations, locking, corrections,
+timing, standings, and every row of the section 11 tournament sheet."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from twinrack.desk.export import games_csv, score_sheets_html, standings_csv, table_cards_html
+from twinrack.desk.tournament import DeskError, Tournament, atomic
+
+MIN = 60.0
+NAMES = ["Ann", "Bea", "Cat", "Dot", "Eve", "Fay", "Gil", "Hal", "Ida", "Jo", "Kim", "Lou"]
+
+
+def make(players: list[str], seats: int = 4, **kw: Any) -> Tournament:
+    t = Tournament("Spring Open", seats=seats, **kw)
+    for n in players:
+        t.add_player(n)
+    return t
+
+
+def one_table(**kw: Any) -> Tournament:
+    """Ann E, Bea S, Cat W, Dot N at table 1, round 1 open since time 0."""
+    t = make(NAMES[:4], **kw)
+    t.start_round(0.0)
+    return t
+
+
+def points(t: Tournament, result: dict[str, Any], table: int = 1) -> dict[str, int]:
+    """Enter a game and return its points by player name."""
+    g = t.enter_game(table, result, at=10 * MIN)
+    return {t.name_of(tag): pts for tag, pts in g.points.items()}
+
+
+def unchanged(t: Tournament, command: Any, *args: Any, code: str, message: str,
+              **kwargs: Any) -> None:
+    """A refused command names the problem and leaves the tournament exactly as it was."""
+    before = json.dumps(t.to_json(), sort_keys=True)
+    with pytest.raises(DeskError) as err:
+        command(*args, **kwargs)
+    assert err.value.code == code, err.value.message
+    assert message in err.value.message, err.value.message
+    assert json.dumps(t.to_json(), sort_keys=True) == before
+
+
+# ---------------------------------------------------------------- a whole tournament
+
+
+def test_a_whole_four_round_tournament() -> None:
+    t = make(NAMES, rounds_planned=4)
+    assert [(p.name, p.nametag) for p in t.players[:5]] == [
+        ("Ann", "1E"), ("Bea", "1S"), ("Cat", "1W"), ("Dot", "1N"), ("Eve", "2E")]
+    assert t.tables == 3
+    names = {p.nametag: p.name for p in t.players}
+
+    def seated(r: int) -> dict[int, list[str]]:
+        return {table: [names[tag] for tag in seats.values()]
+                for table, seats in t.seating(r).items()}
+
+    assert seated(1) == {1: ["Ann", "Bea", "Cat", "Dot"], 2: ["Eve", "Fay", "Gil", "Hal"],
+                         3: ["Ida", "Jo", "Kim", "Lou"]}
+    assert seated(2) == {1: ["Ann", "Fay", "Gil", "Lou"], 2: ["Eve", "Jo", "Kim", "Dot"],
+                         3: ["Ida", "Bea", "Cat", "Hal"]}
+    assert seated(3) == {1: ["Ann", "Jo", "Kim", "Hal"], 2: ["Eve", "Bea", "Cat", "Lou"],
+                         3: ["Ida", "Fay", "Gil", "Dot"]}
+    assert seated(4) == seated(1)  # 3 tables: the movement comes round again
+
+    def play(r: int, games: dict[int, list[dict[str, Any]]], late: tuple[int, int] = (0, 0)
+             ) -> None:
+        start = 1000.0 * r * MIN
+        t.start_round(start)
+        for table, results in games.items():
+            for i, res in enumerate(results, start=1):
+                at = start + (55 if (table, i) == late else 10 * i) * MIN
+                g = t.enter_game(table, res, at)
+                if g.winner is not None and not g.late:
+                    # the player opposite the winner signs
+                    seats = t.seating(r)[table]
+                    letter = next(k for k, v in seats.items() if v == g.winner)
+                    opposite = {"E": "W", "W": "E", "S": "N", "N": "S"}[letter]
+                    t.confirm(table, i, names[seats[opposite]], at + 1)
+        t.close_round(start + 50 * MIN)
+
+    play(1, {
+        1: [{"winner": "Ann", "value": 25, "self_picked": True},
+            {"winner": "Cat", "value": 30, "discarder": "Bea", "winner_exposures": 2}],
+        2: [{"wall_game": True, "dead": ["Hal"]},
+            {"winner": "Fay", "value": 50, "singles_and_pairs": True}],
+        3: [{"winner": "Kim", "value": 25, "jokerless": True, "discarder": "Lou",
+             "winner_exposures": 3}]})
+    play(2, {
+        1: [{"winner": "Gil", "value": 35, "discarder": "Ann", "misnamed": True},
+            {"winner": "Ann", "value": 30, "jokerless": True, "self_picked": True,
+             "penalties": [{"player": "Lou", "kind": "stealing_and_looking"}]}],
+        2: [{"in_error": "Jo", "wall_destroyed_by": ["Kim"]}],
+        3: [{"winner": "Hal", "value": 25, "penalties": [{"player": "Bea",
+                                                          "kind": "not_seated"}]}]})
+    play(3, {
+        1: [{"winner": "Kim", "value": 25, "discarder": "Jo", "winner_exposures": 2,
+             "quint_two_exposures": True}],
+        2: [{"winner": "Eve", "value": 40}, {"wall_game": True}],
+        3: [{"winner": "Dot", "value": 25, "discarder": "Ida", "winner_exposures": 1}]})
+    play(4, {
+        1: [{"winner": "Bea", "value": 30}, {"winner": "Ann", "value": 50}],
+        2: [{"winner": "Hal", "value": 30, "penalties": [{"player": "Gil",
+                                                          "kind": "misnamed_exposure_tile"}]}],
+        3: [{"in_error": "Lou", "exposed": ["Ida", "Jo", "Kim"]},
+            {"in_error": "Ida", "exposed": ["Jo", "Kim"]}]},
+         late=(1, 2))
+
+    assert t.rounds[3].sheets[1][1].late and t.rounds[3].sheets[1][1].points == {
+        "1E": 0, "1S": 0, "1W": 0, "1N": 0}
+    rows = [(r["rank"], r["name"], r["points"], r["wins"], r["games"], r["head_to_head"])
+            for r in t.standings()]
+    assert rows == [
+        (1, "Kim", 80, 2, 5, 25),   # ties Ann on points and wins, beat her head-to-head
+        (2, "Ann", 80, 2, 7, -25),  # her win after time scores nothing and is not counted
+        (3, "Fay", 75, 1, 6, 0),
+        (4, "Eve", 70, 1, 6, 0),
+        (5, "Hal", 55, 2, 5, 0),
+        (6, "Cat", 40, 1, 7, 0),
+        (7, "Dot", 35, 1, 6, 25),   # ties Gil; Dot scored 25 to Gil's 0 at their table
+        (8, "Gil", 35, 1, 6, -25),
+        (9, "Ida", 10, 0, 5, 0),
+        (10, "Bea", 5, 1, 7, 0),
+        (11, "Jo", -15, 0, 5, 25),  # ties Lou: at their table Jo scored 10, Lou -15
+        (12, "Lou", -15, 0, 7, -25),
+    ]
+    # every win in time was confirmed by the player opposite
+    for r in t.rounds:
+        for sheet in r.sheets.values():
+            for g in sheet:
+                assert (g.confirmed_by is not None) == (g.winner is not None and not g.late)
+    # the exports carry the same numbers
+    assert standings_csv(t).splitlines()[1] == "1,Kim,3W,80,2,5,25"
+    assert len(games_csv(t).splitlines()) == 1 + 4 * 18  # 18 games, a row per player
+    assert t.audit[-1].action == "close round"
+    with pytest.raises(DeskError, match="all 4 rounds are played"):
+        t.start_round(10_000 * MIN)
+    # the file round-trips exactly
+    again = Tournament.from_json(json.loads(json.dumps(t.to_json())))
+    assert again.to_json() == t.to_json()
+    assert again.standings() == t.standings()
+
+
+# ---------------------------------------------------------------- tie-breaks
+
+
+def test_tie_break_by_games_won() -> None:
+    t = one_table()
+    points(t, {"winner": "Ann", "value": 50})
+    points(t, {"winner": "Bea", "value": 25})
+    points(t, {"winner": "Bea", "value": 25})
+    assert [(r["name"], r["points"], r["wins"], r["rank"]) for r in t.standings()][:2] == [
+        ("Bea", 50, 2, 1), ("Ann", 50, 1, 2)]
+
+
+def test_tie_break_head_to_head_then_shared_rank() -> None:
+    # 8 players, 2 tables: Ann and Eve tie on points and wins; they met in round 2
+    t = make(NAMES[:8], rounds_planned=2)
+    t.start_round(0)
+    t.enter_game(1, {"winner": "Ann", "value": 30}, 1)
+    t.enter_game(2, {"winner": "Fay", "value": 25}, 1)
+    t.close_round(2)
+    t.start_round(3)
+    seats = t.seating(2)
+    assert "1E" in seats[1].values() and "2S" in seats[1].values()  # Ann meets Fay
+    t.enter_game(1, {"winner": "Fay", "value": 35}, 4)
+    t.enter_game(2, {"winner": "Eve", "value": 30}, 4)
+    t.close_round(5)
+    rows = {r["name"]: r for r in t.standings()}
+    assert (rows["Fay"]["points"], rows["Fay"]["rank"]) == (60, 1)
+    # Ann 30 and Eve 30, one win each, never at one table: head-to-head 0, so they share 2nd
+    assert (rows["Ann"]["rank"], rows["Eve"]["rank"]) == (2, 2)
+    assert rows["Ann"]["head_to_head"] == rows["Eve"]["head_to_head"] == 0
+    # everyone else on 0 points shares 4th
+    assert sorted(r["rank"] for r in t.standings()) == [1, 2, 2, 4, 4, 4, 4, 4]
+
+
+def test_three_way_head_to_head_sums_over_tied_rivals() -> None:
+    t = one_table()
+    points(t, {"winner": "Ann", "value": 25})
+    points(t, {"winner": "Bea", "value": 25})
+    points(t, {"winner": "Cat", "value": 25})
+    rows = {r["name"]: r for r in t.standings()}
+    assert [rows[n]["head_to_head"] for n in ("Ann", "Bea", "Cat")] == [0, 0, 0]
+    assert [rows[n]["rank"] for n in ("Ann", "Bea", "Cat", "Dot")] == [1, 1, 1, 4]
+
+
+# ---------------------------------------------------------------- section 11 rows
+
+
+@pytest.mark.parametrize(("result", "expected"), [
+    ({"winner": "Ann", "value": 25}, {"Ann": 25}),
+    ({"winner": "Ann", "value": 25, "self_picked": True}, {"Ann": 40}),
+    ({"winner": "Ann", "value": 50, "singles_and_pairs": True}, {"Ann": 65}),
+    ({"winner": "Ann", "value": 50, "singles_and_pairs": True, "jokerless": True},
+     {"Ann": 65}),  # Singles and Pairs: +15, never the jokerless +20
+    ({"winner": "Ann", "value": 30, "jokerless": True}, {"Ann": 50}),
+    ({"winner": "Ann", "value": 30, "jokerless": True, "self_picked": True}, {"Ann": 65}),
+    ({"winner": "Ann", "value": 50, "singles_and_pairs": True, "self_picked": True},
+     {"Ann": 80}),
+    ({"wall_game": True}, {"Ann": 10, "Bea": 10, "Cat": 10, "Dot": 10}),
+    ({"wall_game": True, "dead": ["Bea", "Dot"]}, {"Ann": 10, "Cat": 10}),
+    ({"wall_game": True, "dead": "Cat"}, {"Ann": 10, "Bea": 10, "Dot": 10}),
+    # throwing the Mah Jongg tile
+    ({"winner": "Ann", "value": 25, "discarder": "Bea"}, {"Ann": 25}),
+    ({"winner": "Ann", "value": 25, "discarder": "Bea", "winner_exposures": 1}, {"Ann": 25}),
+    ({"winner": "Ann", "value": 25, "discarder": "Bea", "winner_exposures": 2},
+     {"Ann": 25, "Bea": -10}),
+    ({"winner": "Ann", "value": 25, "discarder": "Bea", "winner_exposures": 3},
+     {"Ann": 25, "Bea": -25}),
+    ({"winner": "Ann", "value": 25, "discarder": "Bea", "winner_exposures": 4},
+     {"Ann": 25, "Bea": -25}),
+    ({"winner": "Ann", "value": 40, "discarder": "Cat", "winner_exposures": 2,
+      "quint_two_exposures": True}, {"Ann": 40, "Cat": -25}),
+    ({"winner": "Ann", "value": 25, "self_picked": True, "winner_exposures": 3},
+     {"Ann": 40}),
+    # a mis-named tile claimed for Mah Jongg: the declarer scores, the thrower -25
+    ({"winner": "Ann", "value": 30, "discarder": "Dot", "misnamed": True},
+     {"Ann": 30, "Dot": -25}),
+    ({"winner": "Ann", "value": 30, "discarder": "Dot", "misnamed": True,
+      "winner_exposures": 2}, {"Ann": 30, "Dot": -35}),
+    # Mah Jongg in error
+    ({"in_error": "Bea", "wall_destroyed_by": ["Cat"]}, {"Ann": 10, "Dot": 10}),
+    ({"in_error": "Bea", "wall_destroyed_by": "Cat", "dead": ["Dot"]}, {"Ann": 10}),
+    ({"in_error": "Bea", "exposed": ["Ann", "Cat", "Dot"]}, {"Ann": 10, "Cat": 10, "Dot": 10}),
+    ({"in_error": "Bea", "exposed": ["Ann", "Cat"]}, {"Dot": 10}),
+    ({"in_error": "Bea", "exposed": ["Ann", "Cat"], "dead": ["Dot"]},
+     {"Ann": 10, "Cat": 10}),
+    # penalties
+    ({"wall_game": True, "penalties": [{"player": "Dot", "kind": "not_seated"}]},
+     {"Ann": 10, "Bea": 10, "Cat": 10, "Dot": -15}),
+    ({"winner": "Ann", "value": 25, "penalties": [{"player": "Bea",
+                                                   "kind": "stealing_and_looking"}]},
+     {"Ann": 25, "Bea": -10}),
+    ({"winner": "Ann", "value": 25, "penalties": [{"player": "Ann",
+                                                   "kind": "misnamed_exposure_tile"},
+                                                  {"player": "Cat", "kind": "not_seated"}]},
+     {"Ann": 15, "Cat": -25}),
+])
+def test_section_11_rows(result: dict[str, Any], expected: dict[str, int]) -> None:
+    t = one_table()
+    got = points(t, result)
+    assert got == {n: expected.get(n, 0) for n in NAMES[:4]}
+
+
+def test_section_11_lines_are_itemized() -> None:
+    t = one_table()
+    g = t.enter_game(1, {"winner": "Ann", "value": 30, "jokerless": True, "self_picked": True,
+                         "penalties": [{"player": "Bea", "kind": "not_seated"}]}, 60)
+    assert [(x["player"], x["points"], x["reason"], x["penalty"]) for x in g.lines] == [
+        ("Ann", 30, "Mah Jongg: card value 30", False),
+        ("Ann", 15, "self-picked Mah Jongg tile", False),
+        ("Ann", 20, "jokerless Mah Jongg", False),
+        ("Bea", -25, "not seated when play began", True)]
+
+
+def test_siamese_tables_use_section_10() -> None:
+    t = make(["Ann", "Bea", "Cat", "Dot"], seats=2, revision="2019")
+    assert [p.nametag for p in t.players] == ["1E", "1W", "2E", "2W"]
+    t.start_round(0)
+    g = t.enter_game(1, {"events": [
+        {"mahjongg": "Ann", "rack": 1, "value": 25, "jokerless": True},
+        {"mahjongg": "Ann", "rack": 2, "value": 30, "discarder": "Bea"},
+        {"penalty": "not_seated", "player": "Bea"}]}, 60)
+    assert g.points == {"1E": 110, "1W": -45}  # 50 + 60; -20 (2019) - 25
+    assert g.winner == "1E"
+    with pytest.raises(DeskError, match="confirmed by the player opposite, Bea"):
+        t.confirm(1, 1, "Cat", 61)
+    t.confirm(1, 1, "Bea", 61)
+    g2 = t.enter_game(2, {"events": [{"wall_game": True}]}, 62)
+    assert g2.points == {"2E": 10, "2W": 10} and g2.winner is None
+    t.close_round(50 * MIN)
+    t.start_round(100 * MIN)
+    assert t.seating(2) == {1: {"E": "1E", "W": "2W"}, 2: {"E": "2E", "W": "1W"}}
+    unchanged(t, t.enter_game, 1, {"events": [{"mahjongg": "Bea", "rack": 1, "value": 25}]},
+              101 * MIN, code="bad_result",
+              message="events[0].mahjongg: unknown player 'Bea' (players: Ann, Dot)")
+    unchanged(t, t.enter_game, 1, {"players": ["Dot", "Ann"], "events": [{"wall_game": True}]},
+              101 * MIN, code="bad_result", message="players: the players of this table, "
+                                                    "East first: Ann, Dot")
+    unchanged(t, t.enter_game, 1, {"events": [{"wall_game": True}], "revision": "1999"},
+              101 * MIN, code="bad_result", message="revision:")
+    unchanged(t, t.enter_game, 1, {"winner": "Ann", "value": 25}, 101 * MIN,
+              code="bad_result", message="winner: unknown field")
+
+
+def test_siamese_tournament_configurable_movement() -> None:
+    t = make(["A", "B", "C", "D", "E", "F"], seats=2, moves={"W": -1})
+    assert t.seating(2) == {1: {"E": "1E", "W": "2W"}, 2: {"E": "2E", "W": "3W"},
+                            3: {"E": "3E", "W": "1W"}}
+
+
+# ---------------------------------------------------------------- confirmation and locking
+
+
+def test_confirmation_by_the_opposite_player_only() -> None:
+    t = one_table()
+    points(t, {"winner": "Bea", "value": 25})  # Bea is South: Dot (North) signs
+    points(t, {"wall_game": True})
+    unchanged(t, t.confirm, 1, 1, "Ann", 1, code="wrong_confirmer",
+              message="the win of Bea is confirmed by the player opposite, Dot (1N), not by Ann")
+    unchanged(t, t.confirm, 1, 1, "Bea", 1, code="wrong_confirmer", message="not by Bea")
+    unchanged(t, t.confirm, 1, 1, "Zed", 1, code="unknown_player",
+              message="no player 'Zed' in this tournament")
+    unchanged(t, t.confirm, 1, 2, "Dot", 1, code="nothing_to_confirm",
+              message="only a win is confirmed")
+    unchanged(t, t.confirm, 1, 3, "Dot", 1, code="unknown_game",
+              message="table 1 has no game 3 in round 1")
+    g = t.confirm(1, 1, "1n", 2)  # by nametag, any case
+    assert g.confirmed_by == "1N"
+    assert (t.audit[-1].who, t.audit[-1].action) == ("Dot", "confirm")
+    unchanged(t, t.confirm, 1, 1, "Dot", 3, code="already_confirmed",
+              message="already confirmed by Dot")
+
+
+def test_a_closed_round_is_locked() -> None:
+    t = one_table()
+    points(t, {"winner": "Ann", "value": 25})
+    t.close_round(50 * MIN)
+    assert t.rounds[0].locked
+    unchanged(t, t.enter_game, 1, {"winner": "Ann", "value": 25}, 51 * MIN,
+              code="round_locked", message="round 1 is closed and locked; only the director")
+    unchanged(t, t.confirm, 1, 1, "Cat", 51 * MIN, code="round_locked", message="locked")
+    unchanged(t, t.delay_table, 1, 51 * MIN, code="round_locked", message="locked")
+    unchanged(t, t.close_round, 51 * MIN, code="round_locked", message="locked")
+    unchanged(t, t.time_left, 51 * MIN, code="round_locked", message="locked")
+
+
+def test_director_corrections_with_audit() -> None:
+    t = one_table()
+    points(t, {"winner": "Ann", "value": 25})
+    t.confirm(1, 1, "Cat", 1)
+    t.close_round(50 * MIN)
+    g = t.correct_game(1, 1, 1, {"winner": "Ann", "value": 30, "discarder": "Bea",
+                                 "winner_exposures": 2}, 60 * MIN, "value misread: 30")
+    assert g.points == {"1E": 30, "1S": -10, "1W": 0, "1N": 0}
+    assert g.confirmed_by is None  # the points changed: the old signature does not stand
+    assert t.rounds[0].sheets[1][0] is g
+    a = t.audit[-1]
+    assert (a.who, a.action, a.at) == ("director", "correct", 60 * MIN)
+    assert a.detail == ('round 1 table 1 game 1: Ann +25, Bea 0, Cat 0, Dot 0 -> Ann +30, '
+                        'Bea -10, Cat 0, Dot 0; was {"value": 25, "winner": "Ann"}; reason: '
+                        'value misread: 30')
+    assert t.standings()[0]["points"] == 30
+    unchanged(t, t.correct_game, 1, 1, 1, {"wall_game": True}, 61 * MIN, "  ",
+              code="reason_needed", message="a correction needs a reason")
+    unchanged(t, t.correct_game, 2, 1, 1, {"wall_game": True}, 61 * MIN, "x",
+              code="unknown_round", message="round 2 has not been played")
+    unchanged(t, t.correct_game, 1, 1, 2, {"wall_game": True}, 61 * MIN, "x",
+              code="unknown_game", message="table 1 has no game 2 in round 1")
+    unchanged(t, t.correct_game, 1, 2, 1, {"wall_game": True}, 61 * MIN, "x",
+              code="unknown_table", message="there is no table 2 (1-1)")
+    unchanged(t, t.correct_game, 1, 1, 1, {"winner": "Ann", "value": -30}, 61 * MIN, "x",
+              code="bad_value", message="value: the card value of the winning hand")
+
+
+def test_a_correction_keeps_a_signature_when_the_points_stand() -> None:
+    t = one_table()
+    points(t, {"winner": "Ann", "value": 25})
+    t.confirm(1, 1, "Cat", 1)
+    g = t.correct_game(1, 1, 1, {"winner": "Ann", "value": 25, "winner_exposures": 1}, 2,
+                       "exposures noted")
+    assert g.confirmed_by == "1W"
+
+
+# ---------------------------------------------------------------- the round timer
+
+
+def test_games_after_time_score_nothing_but_penalties_stand() -> None:
+    t = one_table(round_minutes=50)
+    assert t.time_left(10 * MIN) == 40 * MIN
+    assert t.time_left(60 * MIN) == -10 * MIN
+    on_time = t.enter_game(1, {"winner": "Ann", "value": 25}, 50 * MIN)
+    assert not on_time.late and on_time.points["1E"] == 25
+    late = t.enter_game(1, {"winner": "Bea", "value": 40, "discarder": "Cat",
+                            "winner_exposures": 3,
+                            "penalties": [{"player": "Dot", "kind": "stealing_and_looking"}]},
+                        50 * MIN + 1)
+    assert late.late
+    assert late.points == {"1E": 0, "1S": 0, "1W": 0, "1N": -10}
+    assert [x["points"] for x in late.lines] == [0, 0, -10]
+    assert late.lines[0]["reason"] == "Mah Jongg: card value 40 (after time: no points)"
+    rows = {r["name"]: r for r in t.standings()}
+    assert (rows["Bea"]["points"], rows["Bea"]["wins"]) == (0, 0)
+    # entered later from a paper sheet: the director says when it finished
+    g3 = t.enter_game(1, {"winner": "Cat", "value": 25}, 70 * MIN, finished_in_time=True)
+    assert not g3.late and g3.points["1W"] == 25
+    g4 = t.enter_game(1, {"winner": "Dot", "value": 25}, 20 * MIN, finished_in_time=False)
+    assert g4.late and g4.points["1N"] == 0
+    unchanged(t, t.enter_game, 1, {"wall_game": True}, 80 * MIN, code="round_full",
+              message="table 1 has already recorded 4 games this round")
+
+
+def test_a_delayed_table_scores_after_time() -> None:
+    t = make(NAMES[:8])
+    t.start_round(0)
+    late = t.enter_game(1, {"winner": "Ann", "value": 25}, 55 * MIN)
+    assert late.late
+    restored = t.delay_table(1, 56 * MIN)
+    assert [g.number for g in restored] == [1]
+    assert t.rounds[0].sheets[1][0].points["1E"] == 25
+    assert not t.rounds[0].sheets[1][0].late
+    assert t.enter_game(1, {"winner": "Bea", "value": 30}, 58 * MIN).points["1S"] == 30
+    # another table is not delayed
+    assert t.enter_game(2, {"winner": "Eve", "value": 30}, 58 * MIN).late
+    assert t.rounds[0].delayed_tables == [1]
+    assert "table 1 in round 1 may finish late; game(s) 1 scored again" in t.audit[-3].detail
+
+
+def test_a_correction_keeps_a_late_game_late_unless_told() -> None:
+    t = one_table()
+    t.enter_game(1, {"winner": "Ann", "value": 25}, 55 * MIN)
+    g = t.correct_game(1, 1, 1, {"winner": "Bea", "value": 25}, 56 * MIN, "wrong winner")
+    assert g.late and g.points["1S"] == 0
+    g = t.correct_game(1, 1, 1, {"winner": "Bea", "value": 25}, 57 * MIN, "a ruling",
+                       late=False)
+    assert not g.late and g.points["1S"] == 25
+
+
+# ---------------------------------------------------------------- bad input, nothing changes
+
+
+def test_bad_results_are_refused_and_nothing_changes() -> None:
+    t = one_table()
+    points(t, {"winner": "Ann", "value": 25})
+    cases: list[tuple[dict[str, Any], str, str]] = [
+        ({"winner": "Zed", "value": 25}, "unknown_player", "winner: no player 'Zed'"),
+        ({"winners": ["Ann", "Bea"], "value": 25}, "two_winners", "a game has one winner"),
+        ({"winner": ["Ann", "Bea"], "value": 25}, "two_winners", "winner: a game has one "
+                                                                 "winner, not 2"),
+        ({"winner": "Ann", "value": -25}, "bad_value", "value: the card value of the winning "
+                                                       "hand, a positive whole number (got -25)"),
+        ({"winner": "Ann", "value": 0}, "bad_value", "(got 0)"),
+        ({"winner": "Ann", "value": "25"}, "bad_value", "(got \"25\")"),
+        ({"winner": "Ann"}, "bad_value", "(got null)"),
+        ({"winner": "Ann", "value": 25, "wall_game": True}, "bad_result",
+         "winner and wall_game: a game ends one way only"),
+        ({"winner": "Ann", "value": 25, "in_error": "Bea"}, "bad_result",
+         "winner and in_error: a game ends one way only"),
+        ({}, "bad_result", "a game needs a winner, wall_game: true or in_error"),
+        ({"wall_game": True, "value": 25}, "bad_result", "value: only a game with a winner"),
+        ({"wall_game": True, "discarder": "Ann"}, "bad_result", "discarder: only a game with"),
+        ({"wall_game": "yes"}, "bad_result", "wall_game: true or false"),
+        ({"winner": "Ann", "value": 25, "discarder": "Ann"}, "bad_result",
+         "discarder: the winner cannot throw its own tile"),
+        ({"winner": "Ann", "value": 25, "discarder": "Bea", "self_picked": True},
+         "bad_result", "discarder: a self-picked Mah Jongg has no discarder"),
+        ({"winner": "Ann", "value": 25, "misnamed": True}, "bad_result",
+         "misnamed: name the discarder"),
+        ({"winner": "Ann", "value": 25, "winner_exposures": 5}, "bad_result",
+         "winner_exposures: a number from 0 to 4"),
+        ({"winner": "Ann", "value": 25, "dead": ["Ann"]}, "bad_result",
+         "dead: the winner's hand is not dead"),
+        ({"winner": "Ann", "value": 25, "dead": 3}, "bad_result", "dead: a list of players"),
+        ({"wall_game": True, "exposed": ["Ann"]}, "bad_result",
+         "exposed: only after a Mah Jongg in error"),
+        ({"in_error": "Bea"}, "game_continues", "two or more hands are intact"),
+        ({"in_error": "Bea", "exposed": ["Ann"]}, "game_continues", "the game goes on"),
+        ({"in_error": "Bea", "exposed": ["Bea", "Ann"]}, "bad_result",
+         "in_error: the mis-caller is listed again"),
+        ({"winner": "Ann", "value": 25, "colour": "red"}, "bad_result",
+         "unknown field 'colour'"),
+        ({"winner": "Ann", "value": 25, "penalties": {"player": "Bea"}}, "bad_result",
+         "penalties: a list of {player, kind}"),
+        ({"winner": "Ann", "value": 25, "penalties": [{"player": "Bea"}]}, "bad_result",
+         "penalties[0]: needs player and kind"),
+        ({"winner": "Ann", "value": 25, "penalties": [{"player": "Bea", "kind": "rude"}]},
+         "bad_result", "penalties[0].kind: one of misnamed_exposure_tile, not_seated, "
+                       "stealing_and_looking"),
+        ({"winner": "Ann", "value": 25, "penalties": [{"player": "Bea", "kind": "not_seated",
+                                                       "points": -5}]},
+         "bad_result", "penalties[0].points: unknown field"),
+        ({"winner": "Ann", "value": 25, "penalties": [{"player": "Zed", "kind": "not_seated"}]},
+         "unknown_player", "penalties[0].player: no player 'Zed'"),
+    ]
+    for result, code, message in cases:
+        unchanged(t, t.enter_game, 1, result, 20 * MIN, code=code, message=message)
+    unchanged(t, t.enter_game, 1, ["Ann"], 20 * MIN, code="bad_result",
+              message="a game result is an object")
+    unchanged(t, t.enter_game, 2, {"wall_game": True}, 20 * MIN, code="unknown_table",
+              message="there is no table 2 (1-1)")
+
+
+def test_a_player_from_another_table_is_refused() -> None:
+    t = make(NAMES[:8])
+    t.start_round(0)
+    unchanged(t, t.enter_game, 1, {"winner": "Eve", "value": 25}, 1, code="not_at_table",
+              message="winner: Eve does not sit at this table this round (here: Ann (1E), "
+                      "Bea (1S), Cat (1W), Dot (1N))")
+
+
+def test_set_up_errors_change_nothing() -> None:
+    t = make(NAMES[:3])
+    unchanged(t, t.start_round, 0, code="tables_not_full",
+              message="3 players do not fill tables of 4: 1 more needed")
+    unchanged(t, t.add_player, "ann", code="duplicate_player", message="'ann' is already")
+    unchanged(t, t.add_player, "  ", code="bad_name", message="a player needs a name")
+    unchanged(t, t.add_player, "2W", code="bad_name", message="'2W' looks like a nametag")
+    unchanged(t, t.delay_table, 1, 0, code="no_round", message="no round has been started")
+    t.add_player("Dot")
+    t.start_round(0)
+    unchanged(t, t.add_player, "Eve", code="started", message="players cannot join")
+    unchanged(t, t.start_round, 1, code="round_open", message="round 1 is still open")
+    unchanged(t, t.seat_of, "9E", 1, code="unknown_player", message="9E has no seat")
+    assert t.seat_of("1N", 1) == (1, "N")
+
+
+def test_atomic_keeps_nothing_of_a_failed_command() -> None:
+    t = make(NAMES[:4])
+    before = t.to_json()
+
+    def add_two(x: Tournament) -> None:
+        x.add_player("Eve")
+        x.add_player("eve")  # refused: the first add must not stay either
+
+    with pytest.raises(DeskError, match="already registered"):
+        atomic(t, add_two)
+    assert t.to_json() == before
+    assert atomic(t, Tournament.add_player, "Eve").nametag == "2E"
+
+
+def test_bad_tournament_files() -> None:
+    for doc in ({}, {"name": "x", "players": [{"nom": "Ann"}]}, {"name": "x", "rounds": ["r"]},
+                {"name": "x", "rounds": [{"number": 1, "sheets": {"one": []}}]}):
+        with pytest.raises(DeskError, match="not a tournament file"):
+            Tournament.from_json(doc)
+
+
+# ---------------------------------------------------------------- printable exports
+
+
+def test_score_sheets_and_table_cards() -> None:
+    t = make(NAMES[:8], rounds_planned=3)
+    t.start_round(0)
+    t.enter_game(2, {"winner": "Fay", "value": 25}, 1)
+    t.confirm(2, 1, "Hal", 2)
+    html = score_sheets_html(t, 1)
+    assert html.count("class='page'") == 2
+    assert "<th>S: Fay (2S)</th>" in html
+    assert "<tr><td>Game 1</td><td>0</td><td>25</td><td>0</td><td>0</td><td>Hal</td></tr>" in html
+    cards = table_cards_html(t)
+    assert cards.count("class='page'") == 2 and cards.count("<th>Round ") == 6
+    # seats in the same order on every card: E S W N
+    assert "<td>E: Ann (1E)</td><td>S: Fay (2S)</td><td>W: Cat (1W)</td><td>N: Hal (2N)</td>" \
+        in cards
+    t.enter_game(1, {"winner": "Ann", "value": 25}, 51 * MIN)
+    assert "<td>Game 1 (after time: no points)</td><td>0</td>" in score_sheets_html(t, 1)
+    assert "<script" not in score_sheets_html(make(["<script>", "B", "C", "D"]), 1)
