@@ -180,7 +180,7 @@ def card_away(
         fail("--exposed2 needs --racks 2")
     total = len(held) + sum(x.size for x in exp1) + sum(x.size for x in exp2)
     if racks == 1 and not 1 <= total <= 14:
-        fail(f"one rack holds at most 14 tiles; --tiles and --exposed give {total}")
+        fail(f"one rack holds 1 to 14 tiles; --tiles and --exposed give {total}")
     if racks == 2 and total not in (27, 28):
         fail(f"two racks share 27 or 28 tiles; --tiles and the exposures give {total}")
     c = open_card(card)
@@ -221,6 +221,11 @@ def card_away(
 from twinrack.cli_desk import register as _register_desk  # noqa: E402
 
 _register_desk(app)
+
+from twinrack.cli_game import register as _register_game  # noqa: E402
+
+_register_game(app)
+
 
 # ---------------------------------------------------------------------------- entry
 

@@ -1,0 +1,300 @@
+"""``twinrack simulate`` and ``twinrack replay``: games between bots, and game records."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import typer
+
+from twinrack.bots import BOTS
+from twinrack.card import Card, load_card
+from twinrack.engine import RuleSet, apply, legal_actions, new_game, view
+from twinrack.engine.events import (
+    Claimed,
+    Cut,
+    Dealt,
+    Discarded,
+    Ended,
+    Event,
+    Exchanged,
+    Exposed,
+    Granted,
+    HandDeclared,
+    MahJonggDeclared,
+    MahJonggError,
+    Moved,
+    Passed,
+    Picked,
+    RackDead,
+    Started,
+    Stopped,
+    Undeclared,
+)
+from twinrack.engine.game import game_facts, score, settlement
+from twinrack.engine.record import FORMAT, RecordError, record_of, replay, verify
+from twinrack.engine.rules import RulesError
+from twinrack.engine.shuffle import derive_seed
+from twinrack.engine.state import GameState
+from twinrack.errors import CardError, TwinRackError
+from twinrack.tiles import CANONICAL, format_tiles
+
+WINDS = ("East", "South", "West", "North")
+
+
+def _fail(message: str, code: int = 2) -> NoReturn:
+    print(f"twinrack: {message}", file=sys.stderr)
+    raise typer.Exit(code)
+
+
+def _card(path: str | None) -> Card:
+    try:
+        return load_card(path)
+    except CardError as err:
+        print(err.render(), file=sys.stderr)
+        raise typer.Exit(2) from None
+    except TwinRackError as err:
+        _fail(err.message)
+
+
+# ---------------------------------------------------------------------------- simulate
+
+
+def play_game(rules: RuleSet, card: Card, seed: bytes, bots: list[Any],
+              rngs: list[random.Random], max_actions: int = 100_000) -> GameState:
+    """One game between bots; each bot sees only its view and the legal actions."""
+    game = new_game(rules, seed=seed, card=card)
+    n = 0
+    while not game.over:
+        seat = game.to_act()[0]
+        legal = legal_actions(game, seat)
+        action = bots[seat].choose(view(game, seat), legal, rngs[seat])
+        apply(game, action)
+        n += 1
+        if n > max_actions:  # pragma: no cover - every game ends (property-tested)
+            raise RuntimeError("a game did not end")
+    return game
+
+
+def simulate(rules: RuleSet, card: Card, bot_names: list[str], games: int, seed: int,
+             record_dir: Path | None = None) -> dict[str, Any]:
+    """Play ``games`` games and report what happened."""
+    bots = [BOTS[name]() for name in bot_names]
+    ends: dict[str, int] = {}
+    wall_games = 0
+    mahjonggs = 0
+    wins = [0] * rules.players
+    points = [0] * rules.players
+    actions = 0
+    started = time.perf_counter()
+    for i in range(games):
+        game_seed = derive_seed(seed, rules.variant, rules.players, i)
+        rngs = [random.Random(f"{seed}:{i}:{s}") for s in range(rules.players)]
+        game = play_game(rules, card, game_seed, bots, rngs)
+        assert game.end_reason is not None
+        ends[game.end_reason] = ends.get(game.end_reason, 0) + 1
+        facts = game_facts(game)
+        wall_games += facts.wall_game
+        mahjonggs += len(facts.mah_jonggs)
+        if game.end_reason == "mahjongg" and game.winner is not None:
+            wins[game.winner] += 1
+        for s, total in enumerate(score(game).totals):
+            points[s] += total
+        actions += len(game.actions)
+        if record_dir is not None:
+            path = record_dir / f"game-{i + 1:05d}.json"
+            path.write_text(json.dumps(record_of(game), indent=1) + "\n", encoding="utf-8")
+    seconds = time.perf_counter() - started
+    return {
+        "variant": rules.variant, "players": rules.players, "revision": rules.revision,
+        "bots": [{"seat": s, "name": name, "wins": wins[s],
+                  "points_per_game": points[s] / games if games else 0.0}
+                 for s, name in enumerate(bot_names)],
+        "games": games, "wall_games": wall_games, "ends": ends, "mahjonggs": mahjonggs,
+        "actions": actions, "seconds": round(seconds, 3),
+        "games_per_second": round(games / seconds, 2) if seconds > 0 else 0.0,
+        "seed": seed,
+    }
+
+
+# ---------------------------------------------------------------------------- narration
+
+
+def _seat(s: int | None, players: int) -> str:
+    if s is None:
+        return "?"
+    return f"{WINDS[s] if players == 4 or s == 0 else 'seat ' + str(s)} ({s})" \
+        if players != 2 else ("East (0)" if s == 0 else "opponent (1)")
+
+
+def narrate(e: Event, players: int) -> str:
+    """One event in words."""
+    def who(s: int | None) -> str:
+        return _seat(s, players)
+    if isinstance(e, Started):
+        return (f"{e.variant.title()} Siamese, {e.players} players, {e.revision} rules; "
+                f"wall committed to sha256 {e.commitment[:16]}...")
+    if isinstance(e, Cut):
+        return f"East throws {e.die} and cuts the first wall by {e.die} stacks"
+    if isinstance(e, Dealt):
+        tiles = format_tiles(e.tiles) if e.tiles is not None else "(hidden)"
+        return f"{who(e.seat)} is dealt {e.count}: {tiles}"
+    if isinstance(e, Picked):
+        return f"{who(e.seat)} picks {CANONICAL[e.tile] if e.tile is not None else 'a tile'}"
+    if isinstance(e, Discarded):
+        return f"{who(e.seat)} discards {CANONICAL[e.tile]}"
+    if isinstance(e, Passed):
+        return f"  {who(e.seat)} passes"
+    if isinstance(e, Claimed):
+        return f"  {who(e.seat)} claims for {e.kind}"
+    if isinstance(e, Granted):
+        return f"{who(e.seat)} takes {CANONICAL[e.tile]} from {who(e.discarder)} ({e.kind})"
+    if isinstance(e, Exposed):
+        return f"{who(e.seat)} exposes {format_tiles(e.tiles)} on rack {e.rack + 1}"
+    if isinstance(e, RackDead):
+        why = "its exposures match no line" if e.reason == "exposure" else "Mah Jongg in error"
+        return f"{who(e.seat)}'s rack {e.rack + 1} is dead: {why}"
+    if isinstance(e, Exchanged):
+        return (f"{who(e.seat)} gives {CANONICAL[e.tile]} for a Joker of {who(e.owner)}'s "
+                f"rack {e.rack + 1}")
+    if isinstance(e, MahJonggDeclared):
+        flags = ", ".join(f for f, on in (("jokerless", e.jokerless), ("closed", e.closed))
+                          if on)
+        return (f"{who(e.seat)} declares MAH JONGG on rack {e.rack + 1}: {e.hand}"
+                f"{' (' + flags + ')' if flags else ''}")
+    if isinstance(e, MahJonggError):
+        if e.rack is None:
+            return f"{who(e.seat)} claimed Mah Jongg but has none (in error)"
+        return f"{who(e.seat)} declares a Mah Jongg in error on rack {e.rack + 1}"
+    if isinstance(e, Moved):
+        return f"{who(e.seat)} moves a tile from rack {e.src + 1} to rack {e.dst + 1}"
+    if isinstance(e, HandDeclared):
+        return f"{who(e.seat)} declares {e.hand}"
+    if isinstance(e, Undeclared):
+        return f"{who(e.seat)} goes off the declared hand ({e.reason})"
+    if isinstance(e, Stopped):
+        return f"{who(e.seat)} has no open rack left and stops"
+    if isinstance(e, Ended):
+        text = {"mahjongg": f"{who(e.seat)} wins", "wall": "the wall is spent",
+                "dead": f"both of {who(e.seat)}'s racks are dead",
+                "stopped": "no one is left to play"}.get(e.reason, e.reason)
+        return f"GAME OVER: {text}"
+    return str(e)
+
+
+# ---------------------------------------------------------------------------- commands
+
+
+def _load_record(path: str) -> dict[str, Any]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        _fail(f"no such record file: {path}")
+    except (OSError, UnicodeDecodeError) as err:
+        _fail(f"cannot read record {path}: {err}")
+    try:
+        rec = json.loads(text)
+    except json.JSONDecodeError as err:
+        _fail(f"{path} is not valid JSON: {err.msg} (line {err.lineno}, column {err.colno})")
+    if not isinstance(rec, dict) or rec.get("format") != FORMAT:
+        _fail(f"{path} is not a TwinRack game record (format {FORMAT})")
+    return rec
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``simulate`` and ``replay`` to the ``twinrack`` command."""
+
+    @app.command("simulate")
+    def simulate_command(
+        variant: Annotated[str, typer.Option("--variant", help="siamese, royale or imperial")]
+        = "siamese",
+        bots: Annotated[str, typer.Option(
+            "--bots", help="one bot per player, comma-separated (e.g. random,random)")]
+        = "random,random",
+        games: Annotated[int, typer.Option("--games", help="how many games")] = 100,
+        seed: Annotated[int, typer.Option("--seed", help="master seed")] = 1,
+        record: Annotated[str | None, typer.Option(
+            "--record", help="write each game's record into this folder")] = None,
+        revision: Annotated[str, typer.Option("--revision", help="2024 or 2019")] = "2024",
+        strict: Annotated[bool, typer.Option("--strict", help="Mah Jongg in error rules")]
+        = False,
+        card: Annotated[str | None, typer.Option("--card", help="card file")] = None,
+        as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    ) -> None:
+        """Play games between bots and report the results."""
+        names = [b.strip() for b in bots.split(",") if b.strip()]
+        unknown = [b for b in names if b not in BOTS]
+        if unknown:
+            _fail(f"unknown bot '{unknown[0]}' (known: {', '.join(sorted(BOTS))})")
+        if games < 1:
+            _fail("--games must be at least 1")
+        try:
+            rules = RuleSet(variant=variant, players=len(names), revision=revision,
+                            strict=strict)
+        except RulesError as err:
+            _fail(f"{err.message} (one bot per player: --bots gave {len(names)})"
+                  if "played by" in err.message else err.message)
+        out_dir = None
+        if record is not None:
+            out_dir = Path(record)
+            try:
+                out_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as err:
+                _fail(f"cannot create {record}: {err}")
+        result = simulate(rules, _card(card), names, games, seed, out_dir)
+        if as_json:
+            sys.stdout.write(json.dumps(result) + "\n")
+            return
+        print(f"{games} games of {variant} ({len(names)} players, {revision} rules): "
+              f"{result['games_per_second']} games/s")
+        print(f"  ends: {result['ends']}; wall games: {result['wall_games']}; "
+              f"Mah Jonggs: {result['mahjonggs']}")
+        for b in result["bots"]:
+            print(f"  seat {b['seat']} {b['name']}: {b['wins']} wins, "
+                  f"{b['points_per_game']:+.2f} points/game")
+
+    @app.command("replay")
+    def replay_command(
+        path: Annotated[str, typer.Argument(help="a game record (JSON)")],
+        check: Annotated[bool, typer.Option(
+            "--verify", help="check the wall, every event and the score (exit 1 on a "
+                             "difference)")] = False,
+        card: Annotated[str | None, typer.Option("--card", help="card file")] = None,
+    ) -> None:
+        """Print a game record as a readable log, or verify it."""
+        rec = _load_record(path)
+        the_card = _card(card)
+        if check:
+            try:
+                verdict = verify(rec, the_card)
+            except Exception as err:  # a record too broken to replay at all
+                _fail(f"{path}: cannot replay this record: {err}")
+            if not verdict.ok:
+                print(f"twinrack: {path}: NOT VERIFIED: {verdict.problem}", file=sys.stderr)
+                raise typer.Exit(1)
+            assert verdict.state is not None
+            st = verdict.state
+            print(f"{path}: verified: wall matches the commitment, {len(st.actions)} actions "
+                  f"and {len(st.events)} events replayed, score {list(score(st).totals)}")
+            return
+        try:
+            state = replay(rec, the_card)
+        except RecordError as err:
+            _fail(f"{path}: {err.message}")
+        players = state.rules.players
+        for e in state.events:
+            print(narrate(e, players))
+        if state.over:
+            s = score(state)
+            print("\nScore:")
+            for line in s.lines:
+                print(f"  {line}")
+            print("  totals: " + ", ".join(f"{_seat(i, players)} {t:+d}"
+                                           for i, t in enumerate(s.totals)))
+            pay = settlement(state)
+            print("  settlement: " + ", ".join(f"{_seat(i, players)} {float(x):+g}"
+                                               for i, x in enumerate(pay.payouts)))

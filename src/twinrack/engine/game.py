@@ -1,0 +1,1260 @@
+"""The referee: ``new_game``, ``legal_actions``, ``apply``, ``score``.
+
+One code path decides legality: :func:`legal_actions` lists every action a seat may take
+now, and :func:`apply` accepts an action only when it is in that list (a refused action
+raises :class:`IllegalActionError` with a stable code and changes nothing). Section numbers
+in docstrings refer to docs/rules.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from twinrack.card import Card, practice_card
+from twinrack.card.compiled import HAND_SIZE
+from twinrack.card.exposure import Exposure
+from twinrack.card.model import Hand
+from twinrack.engine.actions import (
+    Action,
+    Claim,
+    Declare,
+    Discard,
+    Exchange,
+    Expose,
+    MahJongg,
+    Move,
+    Pass,
+    Undeclare,
+)
+from twinrack.engine.events import (
+    Claimed,
+    Cut,
+    Dealt,
+    Discarded,
+    Ended,
+    Event,
+    Exchanged,
+    Exposed,
+    Granted,
+    HandDeclared,
+    MahJonggDeclared,
+    MahJonggError,
+    Moved,
+    Passed,
+    Picked,
+    RackDead,
+    Started,
+    Stopped,
+    Undeclared,
+)
+from twinrack.engine.rules import RuleSet
+from twinrack.engine.scoring import (
+    GameFacts,
+    HandFacts,
+    MahJonggFact,
+    Score,
+    ScoringRules,
+    Settlement,
+    hand_base,
+    score_game,
+    settle,
+)
+from twinrack.engine.shuffle import commitment, die, seed_bytes, shuffled
+from twinrack.engine.state import (
+    DECLARE,
+    OVER,
+    TURN,
+    WINDOW,
+    CardInfo,
+    GameState,
+    IntArray,
+    MahJonggRecord,
+    Player,
+    Rack,
+    Window,
+)
+from twinrack.errors import IllegalActionError, TwinRackError
+from twinrack.tiles import CANONICAL, FLOWER, JOKER, NUM_KINDS, tiles_of
+
+MJ_KINDS = ("mahjongg", "double")
+_EMPTY: IntArray = np.zeros(0, dtype=np.int64)
+
+_PRACTICE: list[Card] = []
+
+
+def _practice() -> Card:
+    if not _PRACTICE:
+        _PRACTICE.append(practice_card())
+    return _PRACTICE[0]
+
+
+# ------------------------------------------------------------------ cached actions
+
+_DISCARDS: dict[tuple[int, int], Discard] = {}
+_PASSES: dict[int, Pass] = {}
+_CLAIMS: dict[tuple[int, str], Claim] = {}
+_MOVES: dict[tuple[int, int, int], tuple[Move, ...]] = {}
+_DISCARD_TABLES: dict[int, tuple[Discard, ...]] = {}
+
+
+def _discard(seat: int, tile: int) -> Discard:
+    a = _DISCARDS.get((seat, tile))
+    if a is None:
+        a = _DISCARDS[(seat, tile)] = Discard(seat, tile)
+    return a
+
+
+def _move_table(seat: int, a: int, b: int) -> tuple[Move, ...]:
+    t = _MOVES.get((seat, a, b))
+    if t is None:
+        t = _MOVES[(seat, a, b)] = tuple(Move(seat, k, a, b) for k in range(NUM_KINDS))
+    return t
+
+
+def _discard_table(seat: int) -> tuple[Discard, ...]:
+    t = _DISCARD_TABLES.get(seat)
+    if t is None:
+        t = _DISCARD_TABLES[seat] = tuple(_discard(seat, k) for k in range(NUM_KINDS))
+    return t
+
+
+def _pass(seat: int) -> Pass:
+    a = _PASSES.get(seat)
+    if a is None:
+        a = _PASSES[seat] = Pass(seat)
+    return a
+
+
+def _claim(seat: int, kind: str) -> Claim:
+    a = _CLAIMS.get((seat, kind))
+    if a is None:
+        a = _CLAIMS[(seat, kind)] = Claim(seat, kind)
+    return a
+
+
+# ------------------------------------------------------------------ the wall and the deal
+
+
+def build_wall(rules: RuleSet, tiles: Sequence[int], die_value: int | None) -> list[int]:
+    """Lay shuffled tiles into walls and return them in picking order (section 3).
+
+    Each player builds one wall per rack, walls of 2-tile stacks; where the stacks do not
+    divide evenly the first walls get one more. East's walls come first, then each next
+    player's. East's die (if any) cuts East's first wall: that many stacks move from the
+    head of the wall to its tail.
+    """
+    n_walls = rules.players * rules.racks
+    stacks = len(tiles) // 2
+    base, extra = divmod(stacks, n_walls)
+    walls: list[list[int]] = []
+    pos = 0
+    for w in range(n_walls):
+        length = 2 * (base + (1 if w < extra else 0))
+        walls.append(list(tiles[pos:pos + length]))
+        pos += length
+    walls[-1].extend(tiles[pos:])  # never happens with an even tile count
+    if die_value:
+        cut = 2 * die_value
+        walls[0] = walls[0][cut:] + walls[0][:cut]
+    return [t for wall in walls for t in wall]
+
+
+def deal_plan(rules: RuleSet) -> list[tuple[int, int]]:
+    """(seat, tiles taken) in dealing order: 4 at a time, East first (section 3).
+
+    2024: every player takes 14R-1 tiles and East then picks to begin. 2019: East takes
+    14R and discards first.
+    """
+    targets = [rules.hold] * rules.players
+    if rules.revision == "2019":
+        targets[0] += 1
+    got = [0] * rules.players
+    plan: list[tuple[int, int]] = []
+    while got != targets:
+        for s in range(rules.players):
+            take = min(4, targets[s] - got[s])
+            if take:
+                plan.append((s, take))
+                got[s] += take
+    return plan
+
+
+def rigged_stack(rules: RuleSet, hands: Sequence[Sequence[int]],
+                 picks: Sequence[int] = ()) -> list[int]:
+    """The wall order (picking order) that deals ``hands[s]`` to each seat, then ``picks``.
+
+    For scenario tests and for replaying a real table's deal: pass it as ``stack`` to
+    :func:`new_game`; the rest of the wall is shuffled from the seed.
+    """
+    plan = deal_plan(rules)
+    need = [0] * rules.players
+    for s, k in plan:
+        need[s] += k
+    for s in range(rules.players):
+        if len(hands[s]) != need[s]:
+            raise TwinRackError("bad_stack", f"seat {s} is dealt {need[s]} tiles, "
+                                             f"not {len(hands[s])}")
+    taken = [0] * rules.players
+    out: list[int] = []
+    for s, k in plan:
+        out.extend(hands[s][taken[s]:taken[s] + k])
+        taken[s] += k
+    out.extend(picks)
+    return out
+
+
+def new_game(rules: RuleSet | None = None, *, seed: bytes | str | int,
+             card: Card | None = None, stack: Sequence[int] | None = None) -> GameState:
+    """A new game, dealt (section 3). ``seed`` drives the shuffle and the die (the core
+    draws no randomness: a table passes fresh secret bytes, e.g. ``os.urandom(32)``); ``stack``
+    (tests, real-table replays) fixes the first tiles of the picking order (no cut), the
+    rest being shuffled from the seed. Without ``card`` the practice card is used."""
+    rules = rules or RuleSet()
+    card = card or _practice()
+    key = seed_bytes(seed)
+    tiles = rules.tiles.wall()
+    if stack is not None:
+        rest = list(tiles)
+        for t in stack:
+            if t not in rest:
+                raise TwinRackError("bad_stack", f"the stack holds more {CANONICAL[t]} than "
+                                                 "the tile set")
+            rest.remove(t)
+        order = list(stack) + shuffled(key, rest)
+        die_value: int | None = None
+    else:
+        die_value = die(key) if rules.dice_cut else None
+        order = build_wall(rules, shuffled(key, tiles), die_value)
+    st = GameState(rules, card, key, commitment(key), order, die_value,
+                   tuple(stack) if stack is not None else None)
+    ev: list[Event] = [Started(rules.variant, rules.players, rules.revision, st.commitment)]
+    if die_value:
+        ev.append(Cut(die_value))
+    dealt: list[list[int]] = [[] for _ in range(rules.players)]
+    for s, k in deal_plan(rules):
+        dealt[s].extend(order[st.wall_pos:st.wall_pos + k])
+        st.wall_pos += k
+    for s, hand in enumerate(dealt):
+        p = st.players[s]
+        tiles_sorted = sorted(hand)
+        for i, t in enumerate(tiles_sorted):
+            r = min(i // HAND_SIZE, rules.racks - 1)
+            p.racks[r].conc[t] += 1
+            p.pool[t] += 1
+        p.n = len(hand)
+        ev.append(Dealt(s, len(hand), tuple(tiles_sorted)))
+    st.events.extend(ev)
+    if rules.declared_hands and st.info.declared_hands:
+        st.phase = DECLARE
+        st.declaring = list(range(rules.players))
+    else:
+        _begin_play(st, st.events)
+    return st
+
+
+def _begin_play(st: GameState, ev: list[Event]) -> None:
+    if st.rules.revision == "2019":
+        st.phase = TURN
+        st.current = 0
+        st.turn_no = 1
+        st.how = "deal"
+        st.acquired = None
+    else:
+        _pick(st, 0, ev)
+
+
+# ------------------------------------------------------------------ tiles-away helpers
+
+
+def _counts37(counts: Sequence[int]) -> tuple[IntArray, int]:
+    c = np.zeros(NUM_KINDS + 1, dtype=np.int64)
+    c[:NUM_KINDS] = counts
+    jokers = int(c[JOKER])
+    c[JOKER] = 0
+    return c, jokers
+
+
+def _sub_aways(info: CardInfo, idx: IntArray, counts: Sequence[int],
+               exposures: Sequence[Exposure]) -> IntArray:
+    """Tiles away of the ways ``idx`` (all known to fit the exposures) from ``counts``."""
+    c, jokers = _counts37(counts)
+    nat = info.nat[idx]
+    big = info.big[idx]
+    exposed = 0
+    if exposures:
+        e = np.zeros(NUM_KINDS + 1, dtype=np.int64)
+        for x in exposures:
+            e[x.tile] += x.size
+            exposed += x.size
+        big = np.maximum(big - e, 0)
+    useful = np.minimum(c, nat + big).sum(axis=1)
+    spare = np.maximum(c - nat, 0)
+    deficit = (big - np.minimum(big, spare)).sum(axis=1)
+    away: IntArray = (HAND_SIZE - exposed) - useful - np.minimum(deficit, jokers)
+    return away
+
+
+def _aways(st: GameState, p: Player, rack: Rack) -> IntArray:
+    """Tiles away of every way for this rack from the player's free tiles (cached)."""
+    key = rack.key()
+    a = p.cache.get(key)
+    if a is None:
+        a = st.info.cc.way_aways(np.array(p.free(), dtype=np.int64), rack.exposures)
+        p.cache[key] = a
+        p.lb[key] = int(a[st.info.normal].min()) if len(a) else 99
+    return a
+
+
+def _at_least(p: Player, rack: Rack, floor: int) -> bool:
+    """True when every way is known to be at least ``floor`` tiles away (no work)."""
+    bound = p.lb.get(rack.key())
+    return bound is not None and bound >= floor
+
+
+def _zero_ways(st: GameState, p: Player, rack: Rack) -> IntArray:
+    """The (undeclared) ways this rack completes from the free tiles: a Mah Jongg.
+
+    Right after one tile was added, only ways that were one tile away are looked at.
+    """
+    key = rack.key()
+    z = p.zero.get(key)
+    if z is not None:
+        return z
+    if _at_least(p, rack, 1):
+        p.zero[key] = _EMPTY
+        return _EMPTY
+    info = st.info
+    a = p.cache.get(key)
+    if a is None and p.prev is not None and key in p.prev[0]:
+        before = p.prev[0][key]
+        cand = np.nonzero((before <= 1) & info.normal)[0]
+        z = cand[_sub_aways(info, cand, p.free(), rack.exposures) == 0] if len(cand) else _EMPTY
+    else:
+        if a is None:
+            a = _aways(st, p, rack)
+        z = np.nonzero((a == 0) & info.normal)[0]
+    p.zero[key] = z
+    return z
+
+
+def _fillings(info: CardInfo, way: int, counts: Sequence[int], exposures: Sequence[Exposure],
+              need: int | None = None) -> list[tuple[int, ...]]:
+    """Every distinct set of concealed tiles from ``counts`` that completes ``way`` on a
+    rack with these exposures (Jokers only in groups of 3 or more); with ``need``, only
+    those using that tile."""
+    nat = info.nat[way]
+    big = info.big[way].copy()
+    for x in exposures:
+        big[x.tile] -= x.size
+    base: list[int] = []
+    bigs: list[tuple[int, int, int]] = []
+    for t in np.nonzero((nat[:NUM_KINDS] + np.maximum(big[:NUM_KINDS], 0)) > 0)[0].tolist():
+        n_t = int(nat[t])
+        b_t = max(int(big[t]), 0)
+        if counts[t] < n_t:
+            return []
+        base.extend([t] * n_t)
+        if b_t:
+            bigs.append((t, b_t, min(b_t, counts[t] - n_t)))
+    jokers = counts[JOKER]
+    out: set[tuple[int, ...]] = set()
+
+    def rec(i: int, left: int, acc: list[int]) -> None:
+        if i == len(bigs):
+            fill = tuple(sorted(base + acc + [JOKER] * (jokers - left)))
+            if need is None or need in fill:
+                out.add(fill)
+            return
+        t, b, hi = bigs[i]
+        for k in range(hi, -1, -1):
+            j = b - k
+            if j <= left:
+                rec(i + 1, left - j, acc + [t] * k)
+
+    rec(0, jokers, [])
+    return sorted(out)
+
+
+def _minus(counts: Sequence[int], tiles: Iterable[int]) -> list[int]:
+    out = list(counts)
+    for t in tiles:
+        out[t] -= 1
+    return out
+
+
+def _atomic_ok(st: GameState, p: Player, x: int) -> bool:
+    """The declared hand's 13 fixed tiles and ``x`` make that hand."""
+    assert p.declared is not None
+    counts = list(p.racks[0].conc)
+    counts[x] += 1
+    ways = st.info.declared_ways[p.declared]
+    return bool((_sub_aways(st.info, ways, counts, ()) == 0).any())
+
+
+def _rack_fillings(st: GameState, p: Player, r: int, counts: Sequence[int],
+                   need: int | None) -> list[tuple[int, ...]]:
+    """Fillings of rack ``r`` from arbitrary free ``counts`` (slow path: doubles)."""
+    rack = p.racks[r]
+    if p.declared is not None and r == 0:
+        x = st.acquired
+        if x is None or counts[x] <= 0 or (need is not None and need != x):
+            return []
+        return [(x,)] if _atomic_ok(st, p, x) else []
+    a = st.info.cc.way_aways(np.array(counts, dtype=np.int64), rack.exposures)
+    out: set[tuple[int, ...]] = set()
+    for w in np.nonzero((a == 0) & st.info.normal)[0].tolist():
+        out.update(_fillings(st.info, w, counts, rack.exposures, need))
+    return sorted(out)
+
+
+def _complete_all(st: GameState, p: Player, counts: Sequence[int], racks: Sequence[int],
+                  need: int | None) -> bool:
+    """Can every rack of ``racks`` be declared from ``counts`` (using ``need`` somewhere)?"""
+    if not racks:
+        return need is None
+    r = racks[0]
+    for fill in _rack_fillings(st, p, r, counts, None):
+        rest = _minus(counts, fill)
+        still = None if need is None or need in fill else need
+        if _complete_all(st, p, rest, racks[1:], still):
+            return True
+    return False
+
+
+# ------------------------------------------------------------------ Mah Jongg options
+
+
+def _hand_points(st: GameState, hand: Hand, jokerless: bool, closed: bool) -> int:
+    rules = st.rules.scoring_rules()
+    facts = HandFacts(hand.id, hand.value, hand.singles_and_pairs, hand.quint, hand.star)
+    base, _ = hand_base(facts, jokerless, rules)
+    if closed:
+        base += rules.closed_bonus
+    if rules.royale and hand.star and jokerless and not hand.singles_and_pairs:
+        base += 25
+    return base
+
+
+MjOption = tuple[Hand, bool, bool]  # hand, jokerless, closed
+
+
+def _mj_options(st: GameState, seat: int) -> dict[tuple[int, tuple[int, ...]], MjOption]:
+    """Every valid Mah Jongg declaration of the seat on turn: (rack, tiles) -> the best
+    line it makes (section 7). Cached for the state's version."""
+    p = st.players[seat]
+    stamp = (seat, p.version, st.must, st.need, st.acquired, p.declared, st.turn_no)
+    cached = st.mj_cache
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    free = p.free()
+    need = st.need if st.must in MJ_KINDS else None
+    open_racks = p.open_racks()
+    best: dict[tuple[int, tuple[int, ...]], tuple[int, int, MjOption]] = {}
+    for r in open_racks:
+        rack = p.racks[r]
+        others = [q for q in open_racks if q != r]
+        if p.declared is not None and r == 0:
+            x = st.acquired
+            if x is None or free[x] <= 0 or (need is not None and need != x):
+                continue
+            if not _atomic_ok(st, p, x):
+                continue
+            if st.must == "double" and not _complete_all(st, p, _minus(free, (x,)), others,
+                                                         None):
+                continue
+            tiles = tuple(sorted([*tiles_of(rack.conc), x]))
+            hand = st.info.declared_hands[p.declared]
+            jl = JOKER not in tiles
+            best[(r, tiles)] = (0, 0, (hand, jl, True))
+            continue
+        zero = _zero_ways(st, p, rack)
+        if not len(zero):
+            continue
+        joker_exposed = any(x.jokers for x in rack.exposures)
+        closed = not rack.exposures
+        for w in zero.tolist():
+            hand = st.card.hands[int(st.info.way_hand[w])]
+            for fill in _fillings(st.info, w, free, rack.exposures, need):
+                if st.must == "double":
+                    still = None if need is None or need in fill else need
+                    if not _complete_all(st, p, _minus(free, fill), others, still):
+                        continue
+                jl = not joker_exposed and JOKER not in fill
+                pts = _hand_points(st, hand, jl, closed)
+                key = (r, fill)
+                old = best.get(key)
+                if old is None or (pts, -hand.number) > (old[0], old[1]):
+                    best[key] = (pts, -hand.number, (hand, jl, closed))
+    out = {k: v[2] for k, v in best.items()}
+    st.mj_cache = (stamp, out)
+    return out
+
+
+def _claim_mahjongg(st: GameState, seat: int, t: int) -> tuple[bool, bool]:
+    """Could ``seat`` declare a Mah Jongg using discard ``t`` (and a Double)?"""
+    p = st.players[seat]
+    info = st.info
+    free = p.free()
+    plus = list(free)
+    plus[t] += 1
+    open_racks = p.open_racks()
+    completing: list[int] = []
+    for r in open_racks:
+        rack = p.racks[r]
+        if p.declared is not None and r == 0:
+            if _atomic_ok(st, p, t):
+                completing.append(r)
+            continue
+        if _at_least(p, rack, 2):
+            continue
+        a = _aways(st, p, rack)
+        cand = np.nonzero((a <= 1) & info.normal & info.demand[:, t])[0]
+        if len(cand) and (_sub_aways(info, cand, plus, rack.exposures) == 0).any():
+            completing.append(r)
+    if not completing:
+        return False, False
+    double = False
+    if (len(open_racks) >= 2 and all(r.dead is None for r in p.racks)
+            and len(completing) == len(open_racks)):
+        saved = st.acquired
+        st.acquired = t  # the atomic rack's 14th tile would be the claimed one
+        try:
+            double = _complete_all(st, p, plus, open_racks, t)
+        finally:
+            st.acquired = saved
+    return True, double
+
+
+# ------------------------------------------------------------------ legal actions
+
+
+def _exposure_options(st: GameState, seat: int, only: int | None) -> list[Action]:
+    """Groups of 3 or more of one tile (Jokers allowed) that the seat may expose now."""
+    p = st.players[seat]
+    free = p.free()
+    left = p.free_count()
+    jokers = free[JOKER]
+    racks = [r for r in p.open_racks() if not (p.declared is not None and r == 0)]
+    if not racks:
+        return []
+    top = st.info.max_group
+    kinds = [only] if only is not None else [t for t in range(JOKER) if free[t]]
+    out: list[Action] = []
+    for t in kinds:
+        for k in range(1, free[t] + 1):
+            for j in range(0, jokers + 1):
+                size = k + j
+                if size < 3 or size > top or left - size < 1:
+                    continue
+                tiles = (t,) * k + (JOKER,) * j
+                for r in racks:
+                    if p.racks[r].exposed + size <= HAND_SIZE:
+                        out.append(Expose(seat, r, tiles))
+    return out
+
+
+def _declare_options(st: GameState, seat: int) -> list[Action]:
+    """Declared lines the seat can fix 13 tiles for, one tile away (section 7, Atomic)."""
+    p = st.players[seat]
+    info = st.info
+    out: set[Declare] = set()
+    for hid, ways in info.declared_ways.items():
+        a = _sub_aways(info, ways, p.pool, ())
+        for w in ways[a <= 1].tolist():
+            for x in np.nonzero(info.demand[w, :NUM_KINDS])[0].tolist():
+                plus = list(p.pool)
+                plus[x] += 1
+                for fill in _fillings(info, w, plus, (), x):
+                    rest = list(fill)
+                    rest.remove(x)
+                    out.add(Declare(seat, hid, tuple(rest)))
+    return sorted(out, key=str)
+
+
+def _turn_options(st: GameState, seat: int) -> list[Action]:
+    p = st.players[seat]
+    must = st.must
+    if must == "expose":
+        return _exposure_options(st, seat, st.claim_tile)
+    out: list[Action] = []
+    if must in MJ_KINDS or must == "error" or p.open_racks():
+        out.extend(MahJongg(seat, r, tiles) for (r, tiles) in _mj_options(st, seat))
+        if st.rules.strict:
+            for r in p.open_racks():
+                rack = p.racks[r]
+                if sum(rack.conc) == HAND_SIZE - rack.exposed and not (
+                        p.declared is not None and r == 0):
+                    out.append(MahJongg(seat, r, ()))
+    if must in MJ_KINDS:
+        return out
+    if must == "error":
+        fallback = _exposure_options(st, seat, st.claim_tile)
+        if fallback:
+            return out + fallback
+    if p.free_count() == 0:
+        return out  # nothing to discard: a rack exposed in full is declared
+    free = p.free()
+    table = _discard_table(seat)
+    out.extend([table[t] for t in range(NUM_KINDS) if free[t]])
+    if p.open_racks():
+        if st.rules.expose_any_time:
+            out.extend(_exposure_options(st, seat, None))
+        for o, other in enumerate(st.players):
+            for q, rack in enumerate(other.racks):
+                if rack.mahjongg is not None or rack.dead == "error":
+                    continue
+                for i, x in enumerate(rack.exposures):
+                    if x.jokers and free[x.tile] and i != rack.killer:
+                        out.append(Exchange(seat, x.tile, o, q, i))
+        if p.declared is None:
+            racks = p.open_racks()
+            if len(racks) > 1:
+                for a in racks:
+                    conc = p.racks[a].conc
+                    kinds = [t for t in range(NUM_KINDS) if conc[t]]
+                    for b in racks:
+                        if b != a:
+                            mt = _move_table(seat, a, b)
+                            out.extend([mt[t] for t in kinds])
+        else:
+            out.append(Undeclare(seat))
+    return out
+
+
+def _window_options(st: GameState, seat: int) -> list[Action]:
+    w = st.window
+    assert w is not None
+    out: list[Action] = [_pass(seat)]
+    single, double = _claim_mahjongg(st, seat, w.tile)
+    if single or st.rules.strict:
+        out.append(_claim(seat, "mahjongg"))
+    if double:
+        out.append(_claim(seat, "double"))
+    if not w.mahjongg_only:
+        p = st.players[seat]
+        free = p.free()
+        if (free[w.tile] + free[JOKER] >= 2 and p.free_count() >= 3
+                and any(p.racks[r].exposed + 3 <= HAND_SIZE for r in p.open_racks()
+                        if not (p.declared is not None and r == 0))):
+            out.append(_claim(seat, "expose"))
+    return out
+
+
+def _legal(st: GameState, seat: int) -> list[Action]:
+    if st.phase == OVER or not 0 <= seat < st.rules.players:
+        return []
+    if st.phase == WINDOW:
+        assert st.window is not None
+        return _window_options(st, seat) if seat in st.window.pending else []
+    if st.phase == DECLARE:
+        if seat not in st.declaring:
+            return []
+        return [_pass(seat), *_declare_options(st, seat)]
+    if st.phase == TURN and seat == st.current:
+        return _turn_options(st, seat)
+    return []
+
+
+def legal_actions(state: GameState, seat: int) -> list[Action]:
+    """Every action ``seat`` may take now (empty when it has nothing to do)."""
+    hit = state.legal_cache.get(seat)
+    if hit is not None and hit[0] == state.version:
+        return list(hit[1])
+    acts = _legal(state, seat)
+    state.legal_cache[seat] = (state.version, acts, None)
+    return list(acts)
+
+
+def _legal_set(state: GameState, seat: int) -> frozenset[Action]:
+    hit = state.legal_cache.get(seat)
+    if hit is None or hit[0] != state.version:
+        legal_actions(state, seat)
+        hit = state.legal_cache[seat]
+    if hit[2] is None:
+        hit = (hit[0], hit[1], frozenset(hit[1]))
+        state.legal_cache[seat] = hit
+    assert hit[2] is not None
+    return hit[2]
+
+
+def is_legal(state: GameState, action: Action) -> bool:
+    return action in _legal_set(state, action.seat)
+
+
+# ------------------------------------------------------------------ applying
+
+
+def apply(state: GameState, action: Action) -> list[Event]:
+    """Apply one action and return the events it caused. A refused action raises
+    :class:`IllegalActionError` and leaves the state as it was."""
+    hit = state.legal_cache.get(action.seat)
+    listed = hit is not None and hit[0] == state.version and any(a is action for a in hit[1])
+    if not listed and action not in _legal_set(state, action.seat):
+        raise why_illegal(state, action)
+    ev: list[Event] = []
+    st = state
+    st.actions.append(action)
+    seat = action.seat
+    if isinstance(action, Discard):
+        _do_discard(st, seat, action.tile, ev)
+    elif isinstance(action, Pass):
+        if st.phase == WINDOW:
+            _answer(st, seat, None, ev)
+        else:
+            st.declaring.remove(seat)
+            ev.append(Passed(seat))
+            if not st.declaring:
+                _begin_play(st, ev)
+    elif isinstance(action, Claim):
+        _answer(st, seat, action.kind, ev)
+    elif isinstance(action, Expose):
+        _do_expose(st, seat, action.rack, action.tiles, ev)
+    elif isinstance(action, Exchange):
+        _do_exchange(st, action, ev)
+    elif isinstance(action, MahJongg):
+        _do_mahjongg(st, seat, action.rack, action.tiles, ev)
+    elif isinstance(action, Move):
+        rack_from = st.players[seat].racks[action.src].conc
+        rack_to = st.players[seat].racks[action.dst].conc
+        rack_from[action.tile] -= 1
+        rack_to[action.tile] += 1
+        ev.append(Moved(seat, action.src, action.dst, action.tile))
+    elif isinstance(action, Declare):
+        _do_declare(st, action, ev)
+    elif isinstance(action, Undeclare):
+        p = st.players[seat]
+        p.declared = None
+        p.bump(gained=-1)
+        ev.append(Undeclared(seat, "voluntary"))
+    st.events.extend(ev)
+    st.version += 1
+    return ev
+
+
+def _take(p: Player, tiles: Iterable[int], first: int | None = None) -> None:
+    """Remove concealed tiles from the pool and the arrangement (rack ``first`` first;
+    never a fixed tile of a declared hand unless ``first`` is that rack)."""
+    order = list(range(len(p.racks)))
+    if first is not None:
+        order.remove(first)
+        order.insert(0, first)
+    if p.declared is not None and first != 0:
+        order.remove(0)
+    for t in tiles:
+        for r in order:
+            conc = p.racks[r].conc
+            if conc[t]:
+                conc[t] -= 1
+                break
+        else:  # pragma: no cover - guarded by legality
+            raise AssertionError(f"tile {CANONICAL[t]} not held")
+        p.pool[t] -= 1
+        p.n -= 1
+
+
+def _give(p: Player, t: int) -> None:
+    """A tile joins the concealed tiles, on the first open rack that is not fixed."""
+    target = None
+    for i, r in enumerate(p.racks):
+        if p.declared is not None and i == 0:
+            continue
+        if not r.finished:
+            target = i
+            break
+    if target is None:
+        target = 1 if p.declared is not None and len(p.racks) > 1 else 0
+    p.racks[target].conc[t] += 1
+    p.pool[t] += 1
+    p.n += 1
+
+
+def _tidy(p: Player, r: int) -> None:
+    """Concealed tiles left on a finished rack go to the first open rack."""
+    conc = p.racks[r].conc
+    if not any(conc):
+        return
+    for i, rack in enumerate(p.racks):
+        if i != r and not rack.finished and not (p.declared is not None and i == 0):
+            for t in range(NUM_KINDS):
+                rack.conc[t] += conc[t]
+                conc[t] = 0
+            return
+
+
+def _active(st: GameState, seat: int) -> bool:
+    p = st.players[seat]
+    return not p.stopped and any(not r.finished for r in p.racks)
+
+
+def _pick(st: GameState, seat: int, ev: list[Event]) -> None:
+    """Begin ``seat``'s turn with the next wall tile (section 4)."""
+    t = st.wall[st.wall_pos]
+    st.wall_pos += 1
+    p = st.players[seat]
+    _give(p, t)
+    p.bump(added=t)
+    st.phase = TURN
+    st.current = seat
+    st.turn_no += 1
+    st.acquired = t
+    st.how = "pick"
+    st.must = None
+    st.need = None
+    st.claim_tile = st.claim_from = st.claim_kind = st.claim_rack = None
+    st.turn_mjs = 0
+    ev.append(Picked(seat, t))
+    if p.declared is not None and p.mahjonggs and t in (FLOWER, JOKER):
+        p.declared = None
+        p.bump(gained=-1)
+        ev.append(Undeclared(seat, "forced"))
+
+
+def _next_turn(st: GameState, after: int, ev: list[Event]) -> None:
+    """The next seat still playing picks; the game ends when the wall is spent or no
+    one is left (section 9)."""
+    n = st.rules.players
+    st.window = None
+    for k in range(1, n + 1):
+        s = (after + k) % n
+        if _active(st, s):
+            break
+    else:
+        _end(st, "stopped", None, ev)
+        return
+    if st.wall_left == 0:
+        _end(st, "wall", None, ev)
+        return
+    _pick(st, s, ev)
+
+
+def _end(st: GameState, reason: str, seat: int | None, ev: list[Event]) -> None:
+    st.phase = OVER
+    st.window = None
+    st.end_reason = reason
+    st.winner = seat
+    st.must = None
+    ev.append(Ended(reason, seat))
+
+
+def _finish_turn(st: GameState, seat: int, ev: list[Event]) -> None:
+    """The turn is over (after a discard or with no concealed tile left)."""
+    p = st.players[seat]
+    st.must = None
+    st.need = None
+    st.acquired = None
+    if not p.stopped and not p.open_racks():
+        p.stopped = True
+        ev.append(Stopped(seat))
+
+
+def _do_discard(st: GameState, seat: int, t: int, ev: list[Event]) -> None:
+    p = st.players[seat]
+    order = [r for r in range(len(p.racks)) if not (p.declared is not None and r == 0)]
+    # take it from the last rack holding it, to keep the first racks' arrangement
+    for r in reversed(order):
+        if p.racks[r].conc[t]:
+            p.racks[r].conc[t] -= 1
+            break
+    p.pool[t] -= 1
+    p.n -= 1
+    p.bump()
+    st.discards.append((seat, t))
+    ev.append(Discarded(seat, t))
+    _finish_turn(st, seat, ev)
+    if t == JOKER:  # a discarded Joker can never be claimed (section 4)
+        _next_turn(st, seat, ev)
+        return
+    n = st.rules.players
+    pending = [(seat + k) % n for k in range(1, n) if _active(st, (seat + k) % n)]
+    if not pending:
+        _next_turn(st, seat, ev)
+        return
+    mj_only = st.wall_left == 0 and st.rules.last_discard == "mahjongg"
+    st.window = Window(seat, t, pending, mj_only)
+    st.phase = WINDOW
+
+
+def _answer(st: GameState, seat: int, kind: str | None, ev: list[Event]) -> None:
+    w = st.window
+    assert w is not None
+    w.pending.remove(seat)
+    if kind is None:
+        ev.append(Passed(seat))
+    else:
+        w.answers[seat] = kind
+        ev.append(Claimed(seat, kind))
+    if not w.pending:
+        _resolve(st, ev)
+
+
+def _resolve(st: GameState, ev: list[Event]) -> None:
+    """Close the claim window: Mah Jongg over exposure; a Double first (2024); then the
+    seat closest in turn after the discarder (section 4)."""
+    w = st.window
+    assert w is not None
+    n = st.rules.players
+
+    def dist(s: int) -> int:
+        return (s - w.discarder) % n
+
+    mj = [s for s, k in w.answers.items() if k in MJ_KINDS]
+    doubles = [s for s in mj if w.answers[s] == "double"]
+    if mj:
+        pool = doubles if doubles and st.rules.double_priority else mj
+        winner = min(pool, key=dist)
+    elif w.answers:
+        winner = min(w.answers, key=dist)
+    else:
+        _next_turn(st, w.discarder, ev)
+        return
+    kind = w.answers[winner]
+    t = w.tile
+    st.discards.pop()
+    st.window = None
+    p = st.players[winner]
+    _give(p, t)
+    p.bump(added=t)
+    st.phase = TURN
+    st.current = winner
+    st.turn_no += 1
+    st.acquired = t
+    st.how = "claim"
+    st.claim_tile = t
+    st.claim_from = w.discarder
+    st.claim_kind = kind
+    st.claim_rack = None
+    st.turn_mjs = 0
+    st.must = "expose" if kind == "expose" else kind
+    st.need = t if kind in MJ_KINDS else None
+    ev.append(Granted(winner, kind, t, w.discarder))
+    if kind in MJ_KINDS:
+        st.version += 1  # new turn state: options must be recomputed
+        if not _mj_options(st, winner):
+            # strict: a Mah Jongg claim with no Mah Jongg (section 7, in error)
+            ev.append(MahJonggError(winner, None))
+            st.must = "error"
+            st.need = None
+            st.version += 1
+            if not _exposure_options(st, winner, t):
+                st.must = None
+
+
+def _rack_alive(st: GameState, exposures: Sequence[Exposure]) -> bool:
+    return bool((st.info.cc.fitting(exposures) & st.info.normal).any())
+
+
+def _after_rack_finished(st: GameState, seat: int, ev: list[Event]) -> bool:
+    """Check the ends that a finished rack can cause; True when the game is over."""
+    p = st.players[seat]
+    if all(r.mahjongg is not None for r in p.racks):
+        _end(st, "mahjongg", seat, ev)
+        return True
+    if st.rules.players == 2 and all(r.dead is not None for r in p.racks):
+        _end(st, "dead", seat, ev)
+        return True
+    return False
+
+
+def _maybe_end_turn(st: GameState, seat: int, ev: list[Event]) -> None:
+    """With no concealed tile left to discard, the turn ends by itself (section 7)."""
+    p = st.players[seat]
+    if (st.phase == TURN and st.must is None and p.free_count() == 0
+            and not _mj_options(st, seat)):
+        _finish_turn(st, seat, ev)
+        _next_turn(st, seat, ev)
+
+
+def _do_expose(st: GameState, seat: int, r: int, tiles: tuple[int, ...],
+               ev: list[Event]) -> None:
+    p = st.players[seat]
+    rack = p.racks[r]
+    _take(p, tiles, r)
+    rack.exposures.append(Exposure.from_tiles(list(tiles)))
+    p.bump()
+    ev.append(Exposed(seat, r, tiles))
+    if st.must in ("expose", "error"):
+        st.must = None
+        st.claim_rack = r
+    if not _rack_alive(st, rack.exposures):
+        rack.dead = "exposure"
+        rack.killer = len(rack.exposures) - 1
+        ev.append(RackDead(seat, r, "exposure"))
+        _tidy(p, r)
+        if _after_rack_finished(st, seat, ev):
+            return
+    _maybe_end_turn(st, seat, ev)
+
+
+def _do_exchange(st: GameState, a: Exchange, ev: list[Event]) -> None:
+    p = st.players[a.seat]
+    rack = st.players[a.owner].racks[a.rack]
+    x = rack.exposures[a.index]
+    rack.exposures[a.index] = Exposure(x.tile, x.size, x.jokers - 1)
+    order = [i for i in range(len(p.racks)) if not (p.declared is not None and i == 0)]
+    for i in reversed(order):
+        conc = p.racks[i].conc
+        if conc[a.tile]:
+            conc[a.tile] -= 1
+            conc[JOKER] += 1
+            break
+    p.pool[a.tile] -= 1
+    p.pool[JOKER] += 1
+    p.bump(gained=1)
+    ev.append(Exchanged(a.seat, a.tile, a.owner, a.rack, a.index))
+
+
+def _do_mahjongg(st: GameState, seat: int, r: int, tiles: tuple[int, ...],
+                 ev: list[Event]) -> None:
+    p = st.players[seat]
+    rack = p.racks[r]
+    arranged = not tiles
+    if arranged:
+        tiles = tuple(tiles_of(rack.conc))
+    options = _mj_options(st, seat)
+    option = options.get((r, tiles))
+    if option is None:
+        # strict: a declaration that is not a Mah Jongg (section 7/8, in error)
+        _take(p, tiles, r)
+        rack.error_tiles = tiles
+        rack.dead = "error"
+        p.bump()
+        ev.append(MahJonggError(seat, r, tiles))
+        ev.append(RackDead(seat, r, "error"))
+        st.must = None
+        st.need = None
+        _tidy(p, r)
+        if not _after_rack_finished(st, seat, ev):
+            _maybe_end_turn(st, seat, ev)
+        return
+    hand, jokerless, closed = option
+    atomic = p.declared is not None and r == 0
+    if atomic:
+        # the 13 fixed tiles and the 14th (just picked or claimed)
+        x = st.acquired
+        assert x is not None
+        for t in range(NUM_KINDS):
+            p.pool[t] -= rack.conc[t]
+            p.n -= rack.conc[t]
+            rack.conc[t] = 0
+        p.declared = None
+        _take(p, (x,), None)
+    else:
+        _take(p, tiles, r)
+    used_claim = st.how == "claim" and (
+        st.claim_kind in MJ_KINDS or st.claim_rack == r)
+    record = MahJonggRecord(seat, r, hand, jokerless, closed, st.turn_no, tiles,
+                            st.claim_from if used_claim else None, st.how == "pick")
+    rack.mahjongg = record
+    p.mahjonggs.append(record)
+    st.turn_mjs += 1
+    p.bump()
+    if st.need is not None and st.need in tiles:
+        st.need = None
+    if st.must in ("mahjongg", "error"):
+        st.must = None
+    ev.append(MahJonggDeclared(seat, r, hand.id, jokerless, closed, tiles, arranged))
+    _tidy(p, r)
+    if _after_rack_finished(st, seat, ev):
+        return
+    if st.must == "double" and not p.open_racks():
+        st.must = None
+    _maybe_end_turn(st, seat, ev)
+
+
+def _do_declare(st: GameState, a: Declare, ev: list[Event]) -> None:
+    p = st.players[a.seat]
+    fixed = [0] * NUM_KINDS
+    for t in a.tiles:
+        fixed[t] += 1
+    for rack in p.racks:
+        rack.conc = [0] * NUM_KINDS
+    p.racks[0].conc = fixed
+    p.racks[1].conc = [x - y for x, y in zip(p.pool, fixed, strict=True)]
+    p.declared = a.hand
+    p.bump()
+    st.declaring.remove(a.seat)
+    ev.append(HandDeclared(a.seat, a.hand, a.tiles))
+    if not st.declaring:
+        _begin_play(st, ev)
+
+
+# ------------------------------------------------------------------ refusals
+
+
+def _refuse(code: str, message: str, rule: str) -> IllegalActionError:
+    return IllegalActionError(code, message, rule)
+
+
+def why_illegal(st: GameState, a: Action) -> IllegalActionError:
+    """The reason an action is refused, as a typed error with a stable code."""
+    seat = a.seat
+    if st.phase == OVER:
+        return _refuse("game_over", "the game is over", "9")
+    if not 0 <= seat < st.rules.players:
+        return _refuse("no_such_seat", f"there is no seat {seat}", "2")
+    p = st.players[seat]
+    if st.phase == DECLARE:
+        if seat not in st.declaring:
+            return _refuse("not_your_turn", f"seat {seat} has already answered", "7")
+        if isinstance(a, Declare):
+            return _refuse("cannot_declare", f"seat {seat} cannot declare {a.hand} with "
+                           "those 13 tiles", "7")
+        return _refuse("declare_phase", "right after the deal, each seat declares a hand "
+                       "or passes", "7")
+    if st.phase == WINDOW:
+        w = st.window
+        assert w is not None
+        if isinstance(a, Pass | Claim):
+            if seat == w.discarder:
+                return _refuse("own_discard", "a player cannot claim its own discard", "4")
+            if seat not in w.pending:
+                return _refuse("already_answered", f"seat {seat} has already answered or "
+                               "is not playing", "4")
+            assert isinstance(a, Claim)
+            if a.kind == "expose" and w.mahjongg_only:
+                return _refuse("mahjongg_only", "the last discard may be claimed only for "
+                               "Mah Jongg", "9")
+            if a.kind == "expose":
+                return _refuse("cannot_expose", f"seat {seat} cannot make a group of 3 or "
+                               f"more with {CANONICAL[w.tile]}", "4")
+            if a.kind == "double":
+                return _refuse("no_double", f"{CANONICAL[w.tile]} does not give seat {seat} "
+                               "a Double Mah Jongg", "7")
+            return _refuse("no_mahjongg", f"{CANONICAL[w.tile]} does not give seat {seat} a "
+                           "Mah Jongg", "7")
+        return _refuse("claim_window_open", "every seat must first claim or pass on the "
+                       "discard", "4")
+    # a turn
+    if isinstance(a, Pass | Claim):
+        return _refuse("claim_window_closed", "there is no discard to claim now", "4")
+    if seat != st.current:
+        return _refuse("not_your_turn", f"it is seat {st.current}'s turn", "4")
+    if isinstance(a, Declare):
+        return _refuse("declare_window_closed", "hands are declared right after the deal",
+                       "7")
+    must = st.must
+    if must == "expose" and not isinstance(a, Expose):
+        return _refuse("must_expose", "a discard claimed for an exposure goes into an "
+                       "exposure first", "4")
+    if must in MJ_KINDS and not isinstance(a, MahJongg):
+        return _refuse("must_declare", "a discard claimed for Mah Jongg must be declared",
+                       "7")
+    free = p.free()
+    if isinstance(a, Discard):
+        if must == "error":
+            return _refuse("must_expose", "after a Mah Jongg claim in error, expose the "
+                           "group the discard completes", "7")
+        if not p.pool[a.tile]:
+            return _refuse("tile_not_held", f"seat {seat} holds no {CANONICAL[a.tile]}", "4")
+        return _refuse("tile_fixed", f"{CANONICAL[a.tile]} is fixed by the declared hand",
+                       "7")
+    if isinstance(a, Expose):
+        n = len(a.tiles)
+        naturals = {t for t in a.tiles if t != JOKER}
+        if n < 3 and JOKER in a.tiles:
+            return _refuse("joker_in_pair", "Jokers stand only in groups of 3 or more", "6")
+        if n < 3:
+            return _refuse("group_too_small", "an exposure is a group of 3 or more", "4")
+        if len(naturals) != 1:
+            return _refuse("bad_exposure", "an exposure holds one kind of tile and Jokers",
+                           "4")
+        if not 0 <= a.rack < len(p.racks):
+            return _refuse("no_such_rack", f"there is no rack {a.rack + 1}", "5")
+        if p.racks[a.rack].finished:
+            return _refuse("rack_finished", f"rack {a.rack + 1} is dead or has a Mah Jongg",
+                           "5")
+        if must in ("expose", "error") and naturals != {st.claim_tile}:
+            return _refuse("must_expose_claimed", "the exposure must hold the claimed "
+                           "tile", "4")
+        if must is None and not st.rules.expose_any_time:
+            return _refuse("exposure_needs_claim", "groups are exposed with a claimed "
+                           "discard", "4")
+        for t in set(a.tiles):
+            if free[t] < a.tiles.count(t):
+                return _refuse("tile_not_held", f"seat {seat} does not hold "
+                               f"{a.tiles.count(t)} {CANONICAL[t]}", "4")
+        return _refuse("illegal_exposure", "that exposure is not allowed now (it must "
+                       "leave a tile to discard and fit on the rack)", "4")
+    if isinstance(a, Exchange):
+        if not 0 <= a.owner < st.rules.players or not 0 <= a.rack < st.rules.racks:
+            return _refuse("no_such_exposure", "there is no such rack", "6")
+        rack = st.players[a.owner].racks[a.rack]
+        if not 0 <= a.index < len(rack.exposures):
+            return _refuse("no_such_exposure", "there is no such exposure", "6")
+        x = rack.exposures[a.index]
+        if rack.mahjongg is not None or rack.dead == "error":
+            return _refuse("exchange_from_mahjongg", "Jokers of an exposed Mah Jongg are "
+                           "frozen", "6")
+        if a.index == rack.killer:
+            return _refuse("exchange_from_dead", "this exposure made its rack dead: its "
+                           "Jokers stay", "6")
+        if not x.jokers:
+            return _refuse("no_joker", "that exposure holds no Joker", "6")
+        if x.tile != a.tile:
+            return _refuse("wrong_tile", f"the Jokers there stand for {CANONICAL[x.tile]}",
+                           "6")
+        if not free[a.tile]:
+            return _refuse("tile_not_held", f"seat {seat} holds no {CANONICAL[a.tile]}", "6")
+        return _refuse("exchange_not_now", "Jokers are exchanged during one's turn", "6")
+    if isinstance(a, MahJongg):
+        if not 0 <= a.rack < len(p.racks):
+            return _refuse("no_such_rack", f"there is no rack {a.rack + 1}", "5")
+        if p.racks[a.rack].finished:
+            return _refuse("rack_finished", f"rack {a.rack + 1} is dead or has a Mah Jongg",
+                           "5")
+        if not a.tiles:
+            return _refuse("arranged_declaration", "declaring the tiles as arranged is a "
+                           "strict-mode declaration with exactly the rack's missing tiles",
+                           "7")
+        return _refuse("no_mahjongg", f"those tiles do not make a Mah Jongg on rack "
+                       f"{a.rack + 1}", "7")
+    if isinstance(a, Move):
+        if p.declared is not None:
+            return _refuse("declared_hand_fixed", "no tiles move between racks under a "
+                           "declared hand", "7")
+        return _refuse("illegal_move", "move a concealed tile between two open racks", "5")
+    if isinstance(a, Undeclare):
+        return _refuse("not_declared", f"seat {seat} has no declared hand", "7")
+    return _refuse("illegal_action", f"'{a}' is not allowed now", "4")
+
+
+# ------------------------------------------------------------------ scoring
+
+
+def game_facts(st: GameState) -> GameFacts:
+    """What decides the score, from the state (section 10)."""
+    win_turn = None
+    if st.end_reason == "mahjongg" and st.winner is not None:
+        win_turn = max(m.turn for m in st.players[st.winner].mahjonggs)
+    facts: list[MahJonggFact] = []
+    for p in st.players:
+        for m in p.mahjonggs:
+            h = m.hand
+            facts.append(MahJonggFact(
+                seat=m.seat, rack=m.rack,
+                hand=HandFacts(h.id, h.value, h.singles_and_pairs, h.quint, h.star),
+                jokerless=m.jokerless, closed=m.closed, turn=m.turn,
+                wins=m.seat == st.winner and m.turn == win_turn,
+                discarder=m.claimed_from, self_picked=m.self_picked))
+    dead = tuple(tuple(i for i, r in enumerate(p.racks) if r.dead is not None)
+                 for p in st.players)
+    return GameFacts(
+        players=st.rules.players, mah_jonggs=tuple(facts),
+        wall_game=st.end_reason == "wall" and not facts, dead=dead, racks=st.rules.racks,
+        both_dead=st.winner if st.end_reason == "dead" else None,
+        lowest_card_value=st.info.lowest_value)
+
+
+def score(state: GameState) -> Score:
+    """The itemized score (section 10); of the game so far if it has not ended."""
+    return score_game(game_facts(state), state.rules.scoring_rules())
+
+
+def settlement(state: GameState) -> Settlement:
+    return settle(score(state).totals, state.rules.pot)
+
+
+def scoring_rules(state: GameState) -> ScoringRules:
+    return state.rules.scoring_rules()

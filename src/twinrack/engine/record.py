@@ -1,0 +1,171 @@
+"""Game records: write one, replay it, and verify it (docs/rules.md, "Records").
+
+A record is JSON::
+
+    {"format": "twinrack-record/1", "rules": {...}, "card": {"name", "sha256"},
+     "commitment": sha256(seed) hex, "seed": hex (only once the game has ended),
+     "stack": tiles fixed at the head of the wall (rigged games only),
+     "actions": [text], "events": [text], "score": {"totals", "lines"}}
+
+Verification recomputes the wall from the seed, checks the seed against the commitment,
+replays every action and compares every event and the final score; it reports the first
+difference. Texts must be in canonical form, so a record with any byte of its seed or of its
+actions changed does not verify.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from twinrack.card.model import Card
+from twinrack.engine.actions import parse_action
+from twinrack.engine.game import apply, new_game, score
+from twinrack.engine.rules import RuleSet
+from twinrack.engine.state import GameState
+from twinrack.errors import TwinRackError
+from twinrack.tiles import format_tiles, parse_tiles
+
+FORMAT = "twinrack-record/1"
+
+
+class RecordError(TwinRackError):
+    """A record that cannot be read or replayed."""
+
+
+def score_dict(state: GameState) -> dict[str, Any]:
+    s = score(state)
+    return {"totals": list(s.totals), "lines": [str(line) for line in s.lines]}
+
+
+def record_of(state: GameState) -> dict[str, Any]:
+    """The record of a game; the seed is included only once the game is over."""
+    rec: dict[str, Any] = {
+        "format": FORMAT,
+        "rules": state.rules.to_dict(),
+        "card": {"name": state.card.name, "sha256": state.card.sha256},
+        "commitment": state.commitment,
+        "seed": state.seed.hex() if state.over else None,
+    }
+    if state.stack is not None:
+        rec["stack"] = format_tiles(state.stack)
+    rec["actions"] = [str(a) for a in state.actions]
+    rec["events"] = [str(e) for e in state.events]
+    rec["score"] = score_dict(state) if state.over else None
+    return rec
+
+
+def _field(rec: dict[str, Any], key: str, kind: type) -> Any:
+    if key not in rec:
+        raise RecordError("bad_record", f"the record has no '{key}'")
+    value = rec[key]
+    if not isinstance(value, kind):
+        raise RecordError("bad_record", f"'{key}' must be {kind.__name__}")
+    return value
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    problem: str = ""
+    state: GameState | None = None
+
+
+def _start(rec: dict[str, Any], card: Card) -> GameState:
+    if not isinstance(rec, dict):
+        raise RecordError("bad_record", "a record is a JSON object")
+    if rec.get("format") != FORMAT:
+        raise RecordError("bad_record", f"unknown record format {rec.get('format')!r} "
+                                        f"(expected {FORMAT})")
+    rules = RuleSet.from_dict(_field(rec, "rules", dict))
+    card_info = _field(rec, "card", dict)
+    if card_info.get("sha256") != card.sha256:
+        raise RecordError("card_mismatch", f"the record was played with card "
+                                           f"{card_info.get('name')!r} "
+                                           f"(sha256 {card_info.get('sha256')}), not this one "
+                                           f"(sha256 {card.sha256})")
+    seed_hex = rec.get("seed")
+    if not isinstance(seed_hex, str):
+        raise RecordError("no_seed", "the record carries no seed (the game has not ended): "
+                                     "its wall cannot be checked yet")
+    try:
+        seed = bytes.fromhex(seed_hex)
+    except ValueError:
+        raise RecordError("bad_seed", "the seed is not hexadecimal") from None
+    if not seed or seed.hex() != seed_hex:
+        raise RecordError("bad_seed", "the seed is not in canonical form (lower-case hex)")
+    commit = _field(rec, "commitment", str)
+    if hashlib.sha256(seed).hexdigest() != commit:
+        raise RecordError("commitment_mismatch",
+                          "sha256(seed) differs from the commitment published at the deal")
+    stack = None
+    if rec.get("stack") is not None:
+        stack = parse_tiles(_field(rec, "stack", str))
+    try:
+        return new_game(rules, seed=seed, card=card, stack=stack)
+    except TwinRackError as err:
+        raise RecordError("bad_record", err.message) from None
+
+
+def replay(rec: dict[str, Any], card: Card) -> GameState:
+    """Replay a record's actions from its seed; raises :class:`RecordError`."""
+    state = _start(rec, card)
+    for i, text in enumerate(_field(rec, "actions", list)):
+        try:
+            apply(state, parse_action(str(text)))
+        except TwinRackError as err:
+            raise RecordError("bad_action", f"action {i + 1} '{text}': {err.message}") from None
+    return state
+
+
+def verify(rec: dict[str, Any], card: Card) -> Verdict:
+    """Check a record completely; the first difference found is reported."""
+    try:
+        state = _start(rec, card)
+        actions = _field(rec, "actions", list)
+        events = _field(rec, "events", list)
+    except TwinRackError as err:
+        return Verdict(False, err.message)
+
+    def compare(start: int, where: str) -> str:
+        for k in range(start, len(state.events)):
+            mine = str(state.events[k])
+            if k >= len(events):
+                return f"{where}: event {k + 1} '{mine}' is missing from the record"
+            if events[k] != mine:
+                return f"{where}: event {k + 1} is '{events[k]}' in the record, '{mine}' " \
+                       "on replay"
+        return ""
+
+    problem = compare(0, "the deal")
+    if problem:
+        return Verdict(False, problem, state)
+    for i, text in enumerate(actions):
+        if not isinstance(text, str):
+            return Verdict(False, f"action {i + 1} is not text", state)
+        try:
+            action = parse_action(text)
+        except TwinRackError as err:
+            return Verdict(False, f"action {i + 1} '{text}': {err.message}", state)
+        if str(action) != text:
+            return Verdict(False, f"action {i + 1} '{text}' is not in canonical form "
+                                  f"('{action}')", state)
+        start = len(state.events)
+        try:
+            apply(state, action)
+        except TwinRackError as err:
+            return Verdict(False, f"action {i + 1} '{text}' is refused on replay: "
+                                  f"{err.message}", state)
+        problem = compare(start, f"action {i + 1} '{text}'")
+        if problem:
+            return Verdict(False, problem, state)
+    if len(events) != len(state.events):
+        return Verdict(False, f"the record has {len(events)} events, the replay "
+                              f"{len(state.events)}", state)
+    if not state.over:
+        return Verdict(False, "the replayed game has not ended", state)
+    if rec.get("score") != score_dict(state):
+        return Verdict(False, f"the score differs: the record says {rec.get('score')}, the "
+                              f"replay {score_dict(state)}", state)
+    return Verdict(True, "", state)

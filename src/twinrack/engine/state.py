@@ -1,0 +1,319 @@
+"""The state of one game: walls, players, racks, the claim window, the logs.
+
+The state is mutable for speed: :func:`twinrack.engine.apply` checks an action first and
+only then changes the state in place. Use :meth:`GameState.copy` to keep a snapshot.
+
+A player's concealed tiles are one *pool* (counts of the 36 tile kinds) plus an
+*arrangement*: the counts placed on each rack. Moving tiles between one's racks is free and
+changes nothing but the arrangement, except under a declared hand, whose 13 tiles are fixed
+on the first rack (docs/rules.md, "Declared hands").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from twinrack.card.compiled import CompiledCard
+from twinrack.card.exposure import Exposure
+from twinrack.card.model import Card, Hand
+from twinrack.engine.actions import Action
+from twinrack.engine.events import Event
+from twinrack.engine.rules import RuleSet
+from twinrack.tiles import NUM_KINDS
+
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+# phases
+DECLARE = "declare"
+TURN = "turn"
+WINDOW = "window"
+OVER = "over"
+
+
+class CardInfo:
+    """What the engine derives from a card once (cached by the card's sha256)."""
+
+    def __init__(self, card: Card) -> None:
+        self.card = card
+        self.cc = CompiledCard(card)
+        declared = np.array([h.declared for h in card.hands for _ in h.ways], dtype=bool)
+        self.normal: BoolArray = ~declared
+        self.declared_hands: dict[str, Hand] = {h.id: h for h in card.hands if h.declared}
+        sizes = [g.size for h in card.hands for w in h.ways for g in w.groups]
+        self.max_group = max([3, *sizes])
+        # demand of every concrete way, in the compiled card's way order (card order)
+        ways = [w for h in card.hands for w in h.ways]
+        self.way_hand: IntArray = np.array([h.number for h in card.hands for _ in h.ways],
+                                           dtype=np.int64)
+        nat = np.zeros((len(ways), NUM_KINDS + 1), dtype=np.int64)
+        big = np.zeros((len(ways), NUM_KINDS + 1), dtype=np.int64)
+        for i, w in enumerate(ways):
+            for g in w.groups:
+                if g.size >= 3:
+                    big[i, g.tile] += g.size
+                else:
+                    nat[i, g.tile] += g.size
+        self.nat: IntArray = nat
+        self.big: IntArray = big
+        self.demand: BoolArray = (self.nat + self.big) > 0
+        self.declared_ways: dict[str, IntArray] = {
+            h.id: np.nonzero(self.way_hand_of(h.number))[0].astype(np.int64)
+            for h in card.hands if h.declared}
+        self.lowest_value = min(h.value for h in card.hands)
+
+    def way_hand_of(self, number: int) -> BoolArray:
+        mask: BoolArray = self.way_hand == number
+        return mask
+
+
+_INFO: dict[str, CardInfo] = {}
+
+
+def card_info(card: Card) -> CardInfo:
+    """The compiled card and tables of ``card`` (built once per card sha256)."""
+    info = _INFO.get(card.sha256)
+    if info is None:
+        info = CardInfo(card)
+        if len(_INFO) > 16:
+            _INFO.clear()
+        _INFO[card.sha256] = info
+    return info
+
+
+@dataclass(frozen=True)
+class MahJonggRecord:
+    """A valid Mah Jongg exposed on a rack."""
+
+    seat: int
+    rack: int
+    hand: Hand
+    jokerless: bool
+    closed: bool
+    turn: int
+    tiles: tuple[int, ...]  # concealed tiles put on the rack
+    claimed_from: int | None = None  # discarder of a claimed tile used in it
+    self_picked: bool = False
+
+
+class Rack:
+    """One rack of a player: its exposures (in order), arrangement, and how it finished."""
+
+    __slots__ = ("conc", "dead", "error_tiles", "exposures", "keyed", "killer", "mahjongg",
+                 "view")
+
+    def __init__(self) -> None:
+        self.exposures: list[Exposure] = []
+        self.killer: int | None = None  # the exposure that made the rack dead
+        self.mahjongg: MahJonggRecord | None = None
+        self.dead: str | None = None  # "exposure" or "error"
+        self.error_tiles: tuple[int, ...] = ()  # tiles shown in a Mah Jongg in error
+        self.conc: list[int] = [0] * NUM_KINDS
+        self.view: Any = None  # the last public view of this rack (engine.view)
+        self.keyed: tuple[int, tuple[tuple[int, int], ...]] | None = None
+
+    @property
+    def finished(self) -> bool:
+        return self.mahjongg is not None or self.dead is not None
+
+    @property
+    def exposed(self) -> int:
+        return sum(x.size for x in self.exposures)
+
+    def key(self) -> tuple[tuple[int, int], ...]:
+        """The exposures as (tile, size), sorted: what fitting and tiles away depend on
+        (exposures are only ever added, or changed in their Jokers, never removed)."""
+        cached = self.keyed
+        if cached is not None and cached[0] == len(self.exposures):
+            return cached[1]
+        key = tuple(sorted((x.tile, x.size) for x in self.exposures))
+        self.keyed = (len(self.exposures), key)
+        return key
+
+    def copy(self) -> Rack:
+        r = Rack.__new__(Rack)
+        r.exposures = list(self.exposures)
+        r.killer = self.killer
+        r.mahjongg = self.mahjongg
+        r.dead = self.dead
+        r.error_tiles = self.error_tiles
+        r.conc = list(self.conc)
+        r.view = self.view
+        r.keyed = self.keyed
+        return r
+
+
+class Player:
+    """A seat's tiles and racks."""
+
+    __slots__ = ("cache", "declared", "lb", "mahjonggs", "n", "pool", "prev", "racks",
+                 "stopped", "version", "zero")
+
+    def __init__(self, racks: int) -> None:
+        self.racks: list[Rack] = [Rack() for _ in range(racks)]
+        self.pool: list[int] = [0] * NUM_KINDS  # every concealed tile, fixed ones included
+        self.n = 0  # number of concealed tiles
+        self.declared: str | None = None  # a declared hand: 13 tiles fixed on rack 0
+        self.stopped = False
+        self.mahjonggs: list[MahJonggRecord] = []
+        # tiles-away caches, valid for ``version`` (bumped whenever the pool or exposures
+        # change); ``prev`` keeps the last version's aways when one tile was just added
+        self.version = 0
+        self.cache: dict[Any, IntArray] = {}
+        self.zero: dict[Any, IntArray] = {}
+        self.prev: tuple[dict[Any, IntArray], int] | None = None
+        #: a lower bound of the least tiles away per exposure key, kept across versions
+        #: (a tile joining the free tiles lowers it by one; a tile leaving never does)
+        self.lb: dict[Any, int] = {}
+
+    def free(self) -> list[int]:
+        """Concealed tiles that may be played (not fixed by a declared hand)."""
+        if self.declared is None:
+            return self.pool
+        fixed = self.racks[0].conc
+        return [a - b for a, b in zip(self.pool, fixed, strict=True)]
+
+    def free_count(self) -> int:
+        if self.declared is None:
+            return self.n
+        return self.n - sum(self.racks[0].conc)
+
+    def open_racks(self) -> list[int]:
+        return [i for i, r in enumerate(self.racks) if not r.finished]
+
+    def total(self) -> int:
+        """Every tile the player holds: concealed, exposed, Mah Jongg and error racks."""
+        t = self.n
+        for r in self.racks:
+            t += r.exposed + len(r.error_tiles)
+            if r.mahjongg is not None:
+                t += len(r.mahjongg.tiles)
+        return t
+
+    def bump(self, added: int | None = None, gained: int = 0) -> None:
+        """The pool or exposures changed: drop the caches (keep them as ``prev`` when
+        exactly one tile was added, so a pick costs only the ways it can complete).
+        ``gained``: how many tiles joined the free tiles (``-1``: forget the bounds)."""
+        self.prev = (self.cache, added) if added is not None and self.cache else None
+        self.version += 1
+        self.cache = {}
+        self.zero = {}
+        if added is not None:
+            gained = max(gained, 1)
+        if gained < 0:
+            self.lb = {}
+        elif gained:
+            for k in self.lb:
+                self.lb[k] -= gained
+
+    def copy(self) -> Player:
+        p = Player.__new__(Player)
+        p.racks = [r.copy() for r in self.racks]
+        p.pool = list(self.pool)
+        p.n = self.n
+        p.declared = self.declared
+        p.stopped = self.stopped
+        p.mahjonggs = list(self.mahjonggs)
+        p.version = self.version
+        p.cache = dict(self.cache)
+        p.zero = dict(self.zero)
+        p.prev = self.prev
+        p.lb = dict(self.lb)
+        return p
+
+
+class Window:
+    """The claim window on the latest discard: who still has to answer, and the answers."""
+
+    __slots__ = ("answers", "discarder", "mahjongg_only", "pending", "tile")
+
+    def __init__(self, discarder: int, tile: int, pending: list[int], mahjongg_only: bool):
+        self.discarder = discarder
+        self.tile = tile
+        self.pending = pending
+        self.answers: dict[int, str] = {}
+        self.mahjongg_only = mahjongg_only
+
+    def copy(self) -> Window:
+        w = Window(self.discarder, self.tile, list(self.pending), self.mahjongg_only)
+        w.answers = dict(self.answers)
+        return w
+
+
+class GameState:
+    """One game. Build it with :func:`twinrack.engine.new_game`."""
+
+    def __init__(self, rules: RuleSet, card: Card, seed: bytes, commitment: str,
+                 wall: list[int], die: int | None, stack: tuple[int, ...] | None) -> None:
+        self.rules = rules
+        self.card = card
+        self.info = card_info(card)
+        self.seed = seed
+        self.commitment = commitment
+        self.die = die
+        self.stack = stack
+        self.wall = wall  # picking order
+        self.wall_pos = 0
+        self.players = [Player(rules.racks) for _ in range(rules.players)]
+        self.phase = DECLARE
+        self.current = 0  # the seat whose turn it is
+        self.turn_no = 0
+        self.acquired: int | None = None  # tile picked or claimed to begin this turn
+        self.how: str | None = None  # "pick", "claim" or "deal"
+        self.must: str | None = None  # "expose", "mahjongg", "double", "error"
+        self.claim_tile: int | None = None
+        self.claim_from: int | None = None
+        self.claim_kind: str | None = None
+        self.claim_rack: int | None = None  # rack of the exposure made with the claimed tile
+        self.need: int | None = None  # a claimed tile a Mah Jongg of this turn must use
+        self.turn_mjs = 0
+        self.window: Window | None = None
+        self.declaring: list[int] = []  # seats still to answer in the declare phase
+        self.discards: list[tuple[int, int]] = []
+        self.events: list[Event] = []
+        self.actions: list[Action] = []
+        self.end_reason: str | None = None
+        self.winner: int | None = None
+        self.version = 0
+        self.legal_cache: dict[int, tuple[int, list[Action], frozenset[Action] | None]] = {}
+        self.mj_cache: tuple[Any, dict[Any, Any]] | None = None
+        self.public_view: tuple[int, Any] | None = None
+
+    # ------------------------------------------------------------------ helpers
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def wall_left(self) -> int:
+        return len(self.wall) - self.wall_pos
+
+    def to_act(self) -> list[int]:
+        """The seats that must act now."""
+        if self.phase == WINDOW and self.window is not None:
+            return list(self.window.pending)
+        if self.phase == DECLARE:
+            return list(self.declaring)
+        if self.phase == TURN:
+            return [self.current]
+        return []
+
+    def copy(self) -> GameState:
+        g = GameState.__new__(GameState)
+        g.__dict__.update(self.__dict__)
+        g.wall = self.wall  # never mutated, only read through wall_pos
+        g.players = [p.copy() for p in self.players]
+        g.window = self.window.copy() if self.window is not None else None
+        g.declaring = list(self.declaring)
+        g.discards = list(self.discards)
+        g.events = list(self.events)
+        g.actions = list(self.actions)
+        g.legal_cache = {}
+        g.mj_cache = None
+        g.public_view = None
+        return g

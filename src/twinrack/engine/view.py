@@ -1,0 +1,178 @@
+"""What one seat may know: ``view(state, seat)`` (``None`` for a spectator).
+
+A view holds the public table (exposures, Mah Jonggs, dead racks, discards, how many
+tiles each player conceals, how many are left in the wall) and the viewer's own concealed
+tiles, never another seat's concealed tiles nor an unseen wall tile. The seed is shown only
+once the game is over. Bots and clients get nothing else.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from twinrack.card.exposure import Exposure
+from twinrack.engine.events import Event
+from twinrack.engine.state import OVER, GameState
+from twinrack.tiles import CANONICAL, format_tiles
+
+
+class MahJonggView(NamedTuple):
+    hand: str
+    value: int
+    jokerless: bool
+    closed: bool
+    tiles: tuple[int, ...]  # the concealed tiles put on the rack
+
+
+class RackView(NamedTuple):
+    exposures: tuple[Exposure, ...]
+    dead: str | None
+    killer: int | None
+    mahjongg: MahJonggView | None
+    error_tiles: tuple[int, ...]
+
+
+class SeatView(NamedTuple):
+    seat: int
+    concealed: int  # how many tiles the seat conceals
+    racks: tuple[RackView, ...]
+    declared: str | None  # a declared (Atomic-style) hand, announced to all
+    stopped: bool
+
+
+class View(NamedTuple):
+    """Immutable; ``hand`` gives the viewer's concealed tiles rack by rack."""
+
+    seat: int | None
+    variant: str
+    players: int
+    racks: int
+    revision: str
+    phase: str
+    current: int
+    to_act: tuple[int, ...]
+    turn: int
+    wall_left: int
+    die: int | None
+    commitment: str
+    seed: str | None
+    discards: tuple[tuple[int, int], ...]
+    window: tuple[int, int] | None  # (discarder, tile) while claims are collected
+    answered: tuple[tuple[int, str], ...]  # claims and passes given so far in the window
+    claim: tuple[int, str, int, int] | None  # (seat, kind, tile, discarder) of this turn
+    must: str | None
+    seats: tuple[SeatView, ...]
+    counts: tuple[tuple[int, ...], ...] | None  # the viewer's concealed counts per rack
+    acquired: int | None  # the tile the viewer just picked or claimed (its own turn)
+    end_reason: str | None
+    winner: int | None
+    version: int
+
+    @property
+    def hand(self) -> tuple[tuple[int, ...], ...] | None:
+        """The viewer's concealed tiles, rack by rack (``None`` for a spectator)."""
+        if self.counts is None:
+            return None
+        return tuple(_tiles(c) for c in self.counts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready data, tiles in notation."""
+        def rack(r: RackView) -> dict[str, Any]:
+            return {
+                "exposures": [str(x) for x in r.exposures],
+                "dead": r.dead,
+                "killer": r.killer,
+                "mahjongg": None if r.mahjongg is None else {
+                    "hand": r.mahjongg.hand, "value": r.mahjongg.value,
+                    "jokerless": r.mahjongg.jokerless, "closed": r.mahjongg.closed,
+                    "tiles": format_tiles(r.mahjongg.tiles)},
+                "error_tiles": format_tiles(r.error_tiles),
+            }
+        return {
+            "seat": self.seat, "variant": self.variant, "players": self.players,
+            "racks": self.racks, "revision": self.revision, "phase": self.phase,
+            "current": self.current, "to_act": list(self.to_act), "turn": self.turn,
+            "wall_left": self.wall_left, "die": self.die, "commitment": self.commitment,
+            "seed": self.seed,
+            "discards": [[s, CANONICAL[t]] for s, t in self.discards],
+            "window": None if self.window is None else
+            {"discarder": self.window[0], "tile": CANONICAL[self.window[1]]},
+            "answered": [[s, k] for s, k in self.answered],
+            "claim": None if self.claim is None else
+            {"seat": self.claim[0], "kind": self.claim[1], "tile": CANONICAL[self.claim[2]],
+             "discarder": self.claim[3]},
+            "must": self.must,
+            "seats": [{"seat": s.seat, "concealed": s.concealed, "declared": s.declared,
+                       "stopped": s.stopped, "racks": [rack(r) for r in s.racks]}
+                      for s in self.seats],
+            "hand": None if self.hand is None else [format_tiles(r) for r in self.hand],
+            "acquired": None if self.acquired is None else CANONICAL[self.acquired],
+            "end_reason": self.end_reason, "winner": self.winner, "version": self.version,
+        }
+
+
+def _tiles(conc: Any) -> tuple[int, ...]:
+    out: list[int] = []
+    for t, n in enumerate(conc):
+        if n:
+            out += [t] * n
+    return tuple(out)
+
+
+def _rack_view(r: Any) -> RackView:
+    cached = r.view
+    exposures = tuple(r.exposures)
+    if (cached is not None and cached.exposures == exposures and cached.dead == r.dead
+            and (cached.mahjongg is None) == (r.mahjongg is None)):
+        return cached  # type: ignore[no-any-return]
+    mj = None
+    if r.mahjongg is not None:
+        m = r.mahjongg
+        mj = MahJonggView(m.hand.id, m.hand.value, m.jokerless, m.closed, m.tiles)
+    rv = RackView(exposures, r.dead, r.killer, mj, r.error_tiles)
+    r.view = rv
+    return rv
+
+
+def _public(st: GameState) -> tuple[SeatView, ...]:
+    cached = st.public_view
+    if cached is not None and cached[0] == st.version:
+        seats: tuple[SeatView, ...] = cached[1]
+        return seats
+    seats = tuple(SeatView(s, p.n, tuple(_rack_view(r) for r in p.racks), p.declared,
+                           p.stopped) for s, p in enumerate(st.players))
+    st.public_view = (st.version, seats)
+    return seats
+
+
+def view(state: GameState, seat: int | None = None) -> View:
+    """What ``seat`` may see of the game (``None``: a spectator)."""
+    st = state
+    counts = None
+    acquired = None
+    if seat is not None:
+        p = st.players[seat]
+        counts = tuple(tuple(r.conc) for r in p.racks)
+        if st.current == seat and st.phase == "turn":
+            acquired = st.acquired
+    w = st.window
+    claim = None
+    if st.phase == "turn" and st.how == "claim" and st.claim_tile is not None:
+        assert st.claim_kind is not None and st.claim_from is not None
+        claim = (st.current, st.claim_kind, st.claim_tile, st.claim_from)
+    return View(
+        seat=seat, variant=st.rules.variant, players=st.rules.players, racks=st.rules.racks,
+        revision=st.rules.revision, phase=st.phase, current=st.current,
+        to_act=tuple(st.to_act()), turn=st.turn_no, wall_left=st.wall_left, die=st.die,
+        commitment=st.commitment, seed=st.seed.hex() if st.phase == OVER else None,
+        discards=tuple(st.discards),
+        window=None if w is None else (w.discarder, w.tile),
+        answered=() if w is None else tuple(sorted(w.answers.items())),
+        claim=claim, must=st.must if st.phase == "turn" else None,
+        seats=_public(st), counts=counts, acquired=acquired, end_reason=st.end_reason,
+        winner=st.winner, version=st.version)
+
+
+def events_for(state: GameState, seat: int | None) -> list[Event]:
+    """The game's events as ``seat`` may see them (secrets of other seats redacted)."""
+    return [e.seen_by(seat) for e in state.events]
