@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/twinrack card show
+	$(BIN)/twinrack serve
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

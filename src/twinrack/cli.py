@@ -227,6 +227,10 @@ from twinrack.cli_game import register as _register_game  # noqa: E402
 _register_game(app)
 
 
+from twinrack.cli_server import register as _register_server  # noqa: E402
+
+_register_server(app)
+
 # ---------------------------------------------------------------------------- entry
 
 

@@ -1,0 +1,297 @@
+"""The web application: lobby and history pages, the table page, the table WebSocket and
+a small JSON API (docs/protocol.md)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, File, Form, Request, UploadFile, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+
+from twinrack.bots import BOTS
+from twinrack.card import Card, parse_card, practice_card
+from twinrack.engine import RuleSet, apply, new_game, parse_action, view
+from twinrack.engine.record import verify
+from twinrack.errors import CardError, TwinRackError
+from twinrack.server.config import Settings
+from twinrack.server.hub import Hub, NewSeat
+from twinrack.server.table import Command
+
+log = logging.getLogger("twinrack.server")
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+COOKIE = "twinrack_id"
+MAX_CARD_BYTES = 200_000
+
+
+def bot_levels() -> list[str]:
+    order = ["greedy", "expert", "random"]
+    return [b for b in order if b in BOTS] + [b for b in BOTS if b not in order]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    hub = Hub(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
+        yield
+        await hub.stop()
+
+    app = FastAPI(title="TwinRack", lifespan=lifespan, docs_url="/api/docs",
+                  redoc_url=None, openapi_url="/api/openapi.json")
+    app.state.hub = hub
+    app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
+    templates = Jinja2Templates(directory=str(WEB / "templates"))
+
+    def page(request: Request, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        resp = templates.TemplateResponse(request, name, ctx, status_code=status)
+        if COOKIE not in request.cookies:
+            resp.set_cookie(COOKIE, secrets.token_hex(16), max_age=3600 * 24 * 365,
+                            httponly=True, samesite="lax")
+        return resp
+
+    def owner_of(request: Request) -> str | None:
+        return request.cookies.get(COOKIE)
+
+    # ------------------------------------------------------------------ lobby
+
+    @app.get("/", response_class=HTMLResponse)
+    async def lobby(request: Request) -> HTMLResponse:
+        return page(request, "lobby.html", form={}, errors=[], bot_levels=bot_levels(),
+                    live=await hub.live_games())
+
+    @app.post("/tables", response_model=None)
+    async def create_table(
+        request: Request,
+        name: str = Form("Player"),
+        variant: str = Form("siamese"),
+        players: int = Form(2),
+        revision: str = Form("2024"),
+        call_seconds: float = Form(10.0),
+        card_choice: str = Form("practice"),
+        card_file: UploadFile | None = File(None),
+        seat1: str = Form("greedy"),
+        seat2: str = Form("greedy"),
+        seat3: str = Form("greedy"),
+    ) -> Response:
+        form = {"name": name, "variant": variant, "players": players, "revision": revision,
+                "call_seconds": call_seconds, "seat1": seat1, "seat2": seat2, "seat3": seat3}
+
+        def again(errors: list[str]) -> HTMLResponse:
+            return page(request, "lobby.html", status=400, form=form, errors=errors,
+                        bot_levels=bot_levels(), live=[])
+
+        try:
+            rules = RuleSet(variant=variant, players=players, revision=revision)
+        except TwinRackError as err:
+            return again([err.message])
+        if not 3 <= call_seconds <= 120:
+            return again(["the call timer is between 3 and 120 seconds"])
+        card: Card = practice_card()
+        if card_choice == "upload":
+            if card_file is None or not card_file.filename:
+                return again(["choose a card file to upload, or play the practice card"])
+            raw = await card_file.read(MAX_CARD_BYTES + 1)
+            if len(raw) > MAX_CARD_BYTES:
+                return again(["that card file is too big (200 kB at most)"])
+            try:
+                card = parse_card(raw.decode("utf-8"), card_file.filename)
+            except UnicodeDecodeError:
+                return again([f"{card_file.filename}: the card is not UTF-8 text"])
+            except CardError as err:
+                return again([p.render() for p in err.problems])
+        kinds = ["human", seat1, seat2, seat3][:players]
+        for k in kinds[1:]:
+            if k != "human" and k not in BOTS:
+                return again([f"unknown computer level {k!r}"])
+        owner = owner_of(request)
+        clean = (name.strip() or "Player")[:40]
+        seats = [NewSeat(clean, "human", owner)]
+        for i, k in enumerate(kinds[1:], start=1):
+            seats.append(NewSeat(f"Friend {i + 1}" if k == "human" else f"Computer {i + 1} "
+                                 f"({k})", k))
+        created = await hub.create(rules, card, seats, call_seconds)
+        base = str(request.base_url).rstrip("/")
+        invites = [{"seat": s, "url": f"{base}/t/{created.game_id}?token={t}"}
+                   for s, t in sorted(created.tokens.items()) if s != 0]
+        my_url = f"/t/{created.game_id}?token={created.tokens[0]}"
+        return page(request, "created.html", invites=invites, my_url=my_url)
+
+    @app.get("/history", response_class=HTMLResponse)
+    async def history(request: Request) -> HTMLResponse:
+        owner = owner_of(request)
+        games = await hub.games_of(owner) if owner else []
+        unfinished, finished = [], []
+        for g in games:
+            if g["status"] == "playing":
+                unfinished.append({**g, "url": f"/t/{g['id']}?seat={g['seat']}"})
+            else:
+                res = g["result"] or {}
+                totals = res.get("totals") or []
+                mine = totals[g["seat"]] if g["seat"] < len(totals) else 0
+                finished.append({**g, "result": f"{mine:+d} points"})
+        return page(request, "history.html", unfinished=unfinished, finished=finished)
+
+    # ------------------------------------------------------------------ table
+
+    @app.get("/t/{game_id}", response_class=HTMLResponse)
+    async def table_page(request: Request, game_id: str, token: str | None = None,
+                         seat: int | None = None) -> HTMLResponse:
+        table = await hub.get(game_id)
+        if table is None:
+            return page(request, "message.html", status=404, title="No such table",
+                        message="There is no table at this address.")
+        owner = owner_of(request)
+        if token is None and seat is not None and owner:
+            # "my games": the browser that took a seat may come back without its token
+            mine = [g for g in await hub.games_of(owner) if g["id"] == game_id]
+            if not mine:
+                seat = None
+        my_seat = await hub.seat_for_token(game_id, token) if token else None
+        if token and my_seat is None:
+            return page(request, "message.html", status=403, title="Not a seat at this table",
+                        message="This invite link is not valid for this table. You can "
+                                "still watch the game.", link=f"/t/{game_id}")
+        if my_seat is not None and owner:
+            await hub.claim_owner(game_id, my_seat, owner)
+        return page(request, "table.html", game_id=game_id, token=token or "",
+                    seat=my_seat, names=[s.name for s in table.seats])
+
+    @app.get("/t/{game_id}/replay", response_class=HTMLResponse)
+    async def replay_page(request: Request, game_id: str) -> HTMLResponse:
+        table = await hub.get(game_id)
+        if table is None:
+            return page(request, "message.html", status=404, title="No such table",
+                        message="There is no table at this address.")
+        if not table.state.over:
+            return page(request, "message.html", status=403, title="Not finished yet",
+                        message="A game can be replayed with every hand shown only once it "
+                                "has ended.", link=f"/t/{game_id}")
+        return page(request, "replay.html", game_id=game_id)
+
+    @app.websocket("/ws/{game_id}")
+    async def table_socket(ws: WebSocket, game_id: str, token: str | None = None) -> None:
+        table = await hub.get(game_id)
+        await ws.accept()
+        if table is None:
+            await ws.send_json({"type": "error", "code": "no_table",
+                                "message": "there is no such table"})
+            await ws.close(code=4404)
+            return
+        seat = await hub.seat_for_token(game_id, token) if token else None
+        if token and seat is None:
+            await ws.send_json({"type": "error", "code": "bad_token",
+                                "message": "this link is not a seat at this table"})
+            await ws.close(code=4403)
+            return
+        conn = await table.join(ws, seat)
+        try:
+            while True:
+                raw = await ws.receive_text()
+                try:
+                    msg = json.loads(raw)
+                    if not isinstance(msg, dict):
+                        raise ValueError
+                except ValueError:
+                    conn.send({"type": "error", "code": "bad_message",
+                               "message": "messages are JSON objects"})
+                    continue
+                kind = msg.get("type")
+                if kind == "action":
+                    version = msg.get("version")
+                    text = msg.get("action")
+                    msg_id = msg.get("msg_id")
+                    if not isinstance(text, str) or not isinstance(version, int) or (
+                            msg_id is not None and not isinstance(msg_id, str)):
+                        conn.send({"type": "error", "code": "bad_message", "msg_id": msg_id,
+                                   "message": "an action needs version, msg_id and action"})
+                        continue
+                    table.submit(Command("action", seat=seat, version=version,
+                                         msg_id=(msg_id or "")[:64] or None, text=text[:300],
+                                         conn=conn))
+                elif kind == "hints":
+                    await table.set_hints(conn, bool(msg.get("on")))
+                elif kind == "ping":
+                    conn.send({"type": "pong"})
+                else:
+                    conn.send({"type": "error", "code": "bad_message",
+                               "message": f"unknown message type {kind!r}"})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            table.leave(conn)
+
+    # ------------------------------------------------------------------ API
+
+    @app.get("/api/games/{game_id}/record")
+    async def record(game_id: str) -> JSONResponse:
+        rec = await hub.record(game_id)
+        if rec is None:
+            return JSONResponse({"error": "no such game"}, status_code=404)
+        return JSONResponse(rec)
+
+    @app.get("/api/games/{game_id}/verify")
+    async def verify_game(game_id: str) -> JSONResponse:
+        table = await hub.get(game_id)
+        if table is None:
+            return JSONResponse({"error": "no such game"}, status_code=404)
+        rec = await hub.record(game_id)
+        assert rec is not None
+        if rec.get("seed") is None:
+            return JSONResponse({"ok": False, "problem": "the seed is revealed when the game "
+                                 "ends"}, status_code=409)
+        verdict = verify(rec, table.card)
+        return JSONResponse({"ok": verdict.ok, "problem": verdict.problem,
+                             "commitment": rec["commitment"], "seed": rec["seed"]})
+
+    @app.get("/api/games/{game_id}/replay")
+    async def replay_frames(game_id: str) -> JSONResponse:
+        table = await hub.get(game_id)
+        if table is None:
+            return JSONResponse({"error": "no such game"}, status_code=404)
+        if not table.state.over:
+            return JSONResponse({"error": "the game has not ended"}, status_code=403)
+        st = table.state
+        game = new_game(st.rules, seed=st.seed, card=table.card)
+        players = st.rules.players
+        frames = [{"action": "deal", "events": [str(e) for e in game.events],
+                   "views": [view(game, s).to_dict() for s in range(players)]}]
+        for action in st.actions:
+            events = apply(game, parse_action(str(action)))
+            frames.append({"action": str(action), "events": [str(e) for e in events],
+                           "views": [view(game, s).to_dict() for s in range(players)]})
+        return JSONResponse({"game": game_id, "names": [s.name for s in table.seats],
+                             "frames": frames, "score": table.result(),
+                             "seed": st.seed.hex(), "commitment": st.commitment})
+
+    @app.get("/healthz")
+    async def health() -> dict[str, str]:
+        return {"status": "ok"}
+
+    return app
+
+
+def main() -> None:
+    """``make run``: the service on 127.0.0.1:8000 with an embedded SQLite file."""
+    import uvicorn
+
+    settings = Settings.from_env()
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    print(f"TwinRack is running: open http://{settings.host}:{settings.port}/ in a browser "
+          f"(database: {settings.database_url}). Stop with Ctrl-C.", flush=True)
+    uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
+                log_level="warning", ws_ping_interval=20, ws_ping_timeout=20)
+
+
+if __name__ == "__main__":
+    main()
