@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, File, Form, Request, UploadFile, WebSocket, WebSocketDisconnect
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
@@ -79,7 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         revision: str = Form("2024"),
         call_seconds: float = Form(10.0),
         card_choice: str = Form("practice"),
-        card_file: UploadFile | None = File(None),
+        card_file: UploadFile | None = File(None),  # noqa: B008
         seat1: str = Form("greedy"),
         seat2: str = Form("greedy"),
         seat3: str = Form("greedy"),

@@ -240,7 +240,7 @@ class Hub:
                             "variant": g.variant, "opponents": others,
                             "created": g.created_at.strftime("%Y-%m-%d %H:%M")
                             if g.created_at else "", "result": g.result})
-            out.sort(key=lambda x: x["created"], reverse=True)
+            out.sort(key=lambda x: str(x["created"]), reverse=True)
             return out
 
     async def live_games(self, limit: int = 30) -> list[dict[str, Any]]:

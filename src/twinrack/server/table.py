@@ -243,8 +243,8 @@ class Table:
                        "message": "you can only act for your own seat"})
             return
         if not is_legal(st, action):
-            err = why_illegal(st, action)
-            conn.send({"type": "error", "code": err.code, "message": err.message,
+            refusal = why_illegal(st, action)
+            conn.send({"type": "error", "code": refusal.code, "message": refusal.message,
                        "msg_id": cmd.msg_id})
             return
         await self._apply(action, by="human", msg_id=cmd.msg_id)
