@@ -76,7 +76,7 @@ class Connection:
             except Exception:  # the socket is gone; the reader side cleans up
                 return
 
-    def send(self, msg: dict[str, Any]) -> None:
+    def send(self, msg: dict[str, Any] | None) -> None:
         self.outbox.put_nowait(msg)
 
 
