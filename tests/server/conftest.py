@@ -1,0 +1,38 @@
+"""Fixtures for the table service: a fresh database per test, SQLite always and PostgreSQL
+when TWINRACK_TEST_DATABASE_URL is set (CI starts one)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, text
+
+PG_URL = os.environ.get("TWINRACK_TEST_DATABASE_URL")
+
+
+def _reset_postgres(url: str) -> None:
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+def database_urls() -> list[object]:
+    urls: list[object] = ["sqlite"]
+    if PG_URL:
+        urls.append(pytest.param("postgresql", marks=pytest.mark.postgres))
+    return urls
+
+
+@pytest.fixture(params=database_urls())
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'twinrack.db'}"
+    else:
+        assert PG_URL is not None
+        _reset_postgres(PG_URL)
+        yield PG_URL
