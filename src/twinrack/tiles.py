@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 import numpy as np
 import numpy.typing as npt
@@ -46,9 +46,9 @@ CANONICAL: tuple[str, ...] = (
 INDEX: dict[str, int] = {name: i for i, name in enumerate(CANONICAL)}
 
 LONG_NAMES: tuple[str, ...] = (
-    tuple(f"{n} {SUIT_NAMES[s][:-1]}" for s in SUITS for n in range(1, 10))
-    + ("North", "East", "West", "South", "Red Dragon", "Green Dragon", "White Dragon")
-    + ("Flower", "Joker")
+    *(f"{n} {SUIT_NAMES[s][:-1]}" for s in SUITS for n in range(1, 10)),
+    "North", "East", "West", "South", "Red Dragon", "Green Dragon", "White Dragon",
+    "Flower", "Joker",
 )
 
 
@@ -124,7 +124,8 @@ def parse_tiles(text: str) -> list[int]:
         try:
             tiles.append(tile_index(token))
         except NotationError as err:
-            raise NotationError(err.code, f"{err.message} (column {col + 1})", column=col + 1) from None
+            raise NotationError(err.code, f"{err.message} (column {col + 1})",
+                                column=col + 1) from None
     return tiles
 
 
@@ -162,7 +163,7 @@ def sort_tiles(tiles: Iterable[int]) -> list[int]:
 ONE_SET: tuple[int, ...] = tuple(8 if i in (FLOWER, JOKER) else 4 for i in range(NUM_KINDS))
 
 
-class Variant(str, Enum):
+class Variant(StrEnum):
     """The three ways to play Siamese Mah Jongg (rules section 2)."""
 
     SIAMESE = "siamese"

@@ -20,9 +20,11 @@ TOP_KEYS = {"name", "edition", "hand"}
 HAND_SIZE = 14
 
 _HEADER = re.compile(r"^\s*\[\[\s*hand\s*\]\]")
-_TABLE = re.compile(r"^\s*\[")
-_KEY = re.compile(r"^\s*([A-Za-z0-9_-]+|\"[^\"]*\")\s*=\s*")
+_TABLE = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+|\"[^\"]*\")?")
+_NAME = r"(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')"
+_KEY = re.compile(rf"^\s*({_NAME})\s*(?:\.\s*{_NAME}\s*)*=\s*")  # a key, maybe dotted
 _TOML_POS = re.compile(r"\s*\(at line (\d+), column (\d+)\)\s*$")
+_TOML_END = re.compile(r"\s*\(at end of document\)\s*$")
 
 
 @dataclass
@@ -35,8 +37,10 @@ class _Locator:
     """Finds where keys sit in the source text so problems point at the right place."""
 
     def __init__(self, source: str) -> None:
-        self.lines = source.splitlines()
+        # lines as TOML counts them: split at "\n" only
+        self.lines = [t[:-1] if t.endswith("\r") else t for t in source.split("\n")]
         self.headers: list[int] = []
+        self.tables: dict[str, _Spot] = {}  # other top-level [tables], by name
         self.keys: dict[tuple[int, str], _Spot] = {}
         current = -1
         for n, text in enumerate(self.lines, start=1):
@@ -44,38 +48,73 @@ class _Locator:
                 current = len(self.headers)
                 self.headers.append(n)
                 continue
-            if _TABLE.match(text):
+            table = _TABLE.match(text)
+            if table:
                 current = -2  # some other table: not ours
+                if table.group(1):
+                    self.tables.setdefault(table.group(1).strip('"'), _Spot(n, 1))
                 continue
             m = _KEY.match(text)
             if m and current != -2:
-                key = m.group(1).strip('"')
+                key = m.group(1).strip("\"'")
                 self.keys.setdefault((current, key), _Spot(n, m.end() + 1))
 
     def value(self, hand: int, key: str) -> _Spot:
         spot = self.keys.get((hand, key))
         if spot is not None:
             return spot
-        if 0 <= hand < len(self.headers):
-            return _Spot(self.headers[hand], 1)
-        return _Spot(1, 1)
+        if hand == -1 and key in self.tables:
+            return self.tables[key]
+        return self.header(hand)
 
     def header(self, hand: int) -> _Spot:
         if 0 <= hand < len(self.headers):
             return _Spot(self.headers[hand], 1)
-        return _Spot(1, 1)
+        # hands written inline (hand = [{...}]) or not tables at all: the `hand` key
+        return self.keys.get((-1, "hand"), _Spot(1, 1))
 
-    def pattern_column(self, hand: int, offset: int) -> _Spot:
+    def end(self) -> _Spot:
+        """Just after the last character of the document."""
+        line = len(self.lines)
+        while line > 1 and not self.lines[line - 1].strip():
+            line -= 1
+        return _Spot(line, len(self.source_line(line)) + 1)
+
+    def pattern_column(self, hand: int, offset: int, pattern: str) -> _Spot:
         """The spot of a character of a pattern string (offset 0-based inside the string)."""
-        spot = self.value(hand, "pattern")
-        text = self.source_line(spot.line)
+        spot = self.keys.get((hand, "pattern"))
+        if spot is None or hand >= len(self.headers):
+            found = self._find(pattern)
+            if found is None:
+                return self.header(hand)
+            spot = found
+        line = spot.line
+        text = self.source_line(line)
         start = spot.column - 1
-        if start < len(text) and text[start] in "\"'":
-            quote = text[start]
-            if text[start:start + 3] == quote * 3:
-                return _Spot(spot.line, spot.column + 3 + offset)
-            return _Spot(spot.line, spot.column + 1 + offset)
-        return spot
+        if start >= len(text) or text[start] not in "\"'":
+            return spot
+        quote = text[start]
+        start += 3 if text[start:start + 3] == quote * 3 else 1
+        if start == len(text) and line < len(self.lines):  # """ then a new line
+            line, text, start = line + 1, self.source_line(line + 1), 0
+        if quote == "'":  # literal strings have no escapes
+            return _Spot(line, start + offset + 1)
+        i = start
+        for _ in range(offset):  # walk the escapes of a basic string: \t, \u0046, ...
+            if i < len(text) and text[i] == "\\":
+                i += {"u": 6, "U": 10}.get(text[i + 1:i + 2], 2)
+            else:
+                i += 1
+        return _Spot(line, i + 1)
+
+    def _find(self, pattern: str) -> _Spot | None:
+        """Where a pattern is written, when it is not under a [[hand]] header."""
+        for n, text in enumerate(self.lines, start=1):
+            for quote in ('"', "'"):
+                at = text.find(quote + pattern + quote)
+                if at >= 0 and pattern:
+                    return _Spot(n, at + 1)
+        return None
 
     def source_line(self, line: int) -> str:
         return self.lines[line - 1] if 1 <= line <= len(self.lines) else ""
@@ -121,10 +160,11 @@ def parse_card(source: str, file: str = "<card>") -> Card:
     except tomllib.TOMLDecodeError as err:
         text = str(err)
         m = _TOML_POS.search(text)
-        line, col = (int(m.group(1)), int(m.group(2))) if m else (1, 1)
-        message = _TOML_POS.sub("", text)
+        spot = _Spot(int(m.group(1)), int(m.group(2))) if m else (
+            locator.end() if _TOML_END.search(text) else _Spot(1, 1))
+        message = _TOML_END.sub("", _TOML_POS.sub("", text))
         message = message[0].lower() + message[1:] if message else "malformed TOML"
-        problems.add(_Spot(line, col), f"not valid TOML: {message}")
+        problems.add(spot, f"not valid TOML: {message}")
         raise CardError(problems.items) from None
 
     for key in doc:
@@ -142,7 +182,7 @@ def parse_card(source: str, file: str = "<card>") -> Card:
         edition = ""
     raw_hands = doc.get("hand")
     if not isinstance(raw_hands, list) or not raw_hands:
-        problems.add(_Spot(max(len(locator.lines), 1), 1),
+        problems.add(locator.value(-1, "hand") if "hand" in doc else locator.end(),
                      "a card needs at least one [[hand]] table")
         raw_hands = []
 
@@ -200,11 +240,11 @@ def parse_card(source: str, file: str = "<card>") -> Card:
         try:
             pattern = parse_pattern(pattern_text)
         except PatternError as err:
-            problems.add(locator.pattern_column(i, err.column), err.message)
+            problems.add(locator.pattern_column(i, err.column, pattern_text), err.message)
             continue
         if pattern.size != HAND_SIZE:
             first = pattern.groups[0].column if pattern.groups else 0
-            problems.add(locator.pattern_column(i, first),
+            problems.add(locator.pattern_column(i, first, pattern_text),
                          f"pattern has {pattern.size} tiles, a hand needs {HAND_SIZE}")
             continue
         for var, allowed in (("X", x), ("Y", y)):
@@ -216,7 +256,7 @@ def parse_card(source: str, file: str = "<card>") -> Card:
             continue
         ways, _dropped = expand(pattern, suits=suits, x=x, y=y)
         if not ways:
-            problems.add(locator.pattern_column(i, 0),
+            problems.add(locator.pattern_column(i, 0, pattern_text),
                          "no way to make this hand: its singles and pairs need more natural "
                          "copies of a tile than one set holds (Jokers cannot stand in them)")
             continue
@@ -225,7 +265,8 @@ def parse_card(source: str, file: str = "<card>") -> Card:
                           ways=tuple(ways), number=len(hands), concealed=concealed, star=star,
                           declared=declared, suits=suits, note=note, x=x, y=y))
     if problems.items:
-        raise CardError(problems.items)
+        # in file order (a hand's keys are checked in a fixed order, not as written)
+        raise CardError(sorted(problems.items, key=lambda p: (p.line, p.column)))
     return Card(name=str(name), edition=str(edition), hands=tuple(hands),
                 sha256=hashlib.sha256(source.encode()).hexdigest(), source=source, path=file)
 

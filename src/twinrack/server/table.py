@@ -26,7 +26,6 @@ from twinrack.engine import (
     Action,
     GameState,
     apply,
-    events_for,
     is_legal,
     legal_actions,
     parse_action,
@@ -114,6 +113,7 @@ class Table:
         self.deadline: tuple[int, float] | None = None  # (version, monotonic deadline)
         self.wakers: set[asyncio.Task[None]] = set()
         self.closed = False
+        self.hint_cache: dict[tuple[int, int], dict[str, Any] | None] = {}
 
     # ------------------------------------------------------------------ life cycle
 
@@ -350,33 +350,41 @@ class Table:
         if seat is not None:
             legal = [{"action": a.body(), "kills": kills_rack(st, a)}
                      for a in legal_actions(st, seat)]
-        lines = events_for(st, seat)
-        start = conn.log_sent if conn.log_sent <= len(lines) else 0
-        conn.log_sent = len(lines)
+        total = len(st.events)
+        start = conn.log_sent if conn.log_sent <= total else 0
+        conn.log_sent = total
+        lines = [e.seen_by(seat) for e in st.events[start:]]
         hints = None
-        if seat is not None and conn.hints and not st.over:
-            hints = self._hints(v)
+        if seat is not None and conn.hints and not st.over and seat in st.to_act():
+            hints = self._hints(v, seat)
         deadline_ms = None
         if self.deadline is not None and self.deadline[0] == st.version:
             deadline_ms = max(0, int((self.deadline[1] - time.monotonic()) * 1000))
         return {"type": "state", "version": st.version, "seat": seat, "view": v.to_dict(),
-                "legal": legal, "log": [str(e) for e in lines[start:]], "log_start": start,
+                "legal": legal, "log": [str(e) for e in lines], "log_start": start,
                 "players": self.players(), "deadline_ms": deadline_ms, "hints": hints,
                 "score": self.result() if st.over else None,
                 "call_seconds": self.call_seconds,
                 "record_url": f"/api/games/{self.id}/record"}
 
-    def _hints(self, v: Any) -> dict[str, Any] | None:
+    def _hints(self, v: Any, seat: int) -> dict[str, Any] | None:
+        """Hints for a seat that has a decision to make (computed once per version)."""
+        key = (self.state.version, seat)
+        if key in self.hint_cache:
+            return self.hint_cache[key]
         try:
             from twinrack.bots.hints import hints
         except ImportError:
             return None
         try:
-            out: dict[str, Any] = hints(v, self.card).to_dict()
-            return out
+            out: dict[str, Any] | None = hints(v, self.card).to_dict()
         except Exception:  # hints are advice: never let them break the table
             log.exception("hints failed")
-            return None
+            out = None
+        if len(self.hint_cache) > 32:
+            self.hint_cache.clear()
+        self.hint_cache[key] = out
+        return out
 
     def _send_state(self, conn: Connection) -> None:
         conn.send(self.state_message(conn))
