@@ -52,6 +52,8 @@ class Hub:
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="twinrack-db")
         self.tables: dict[str, Table] = {}
         self.lock = asyncio.Lock()
+        self.pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
+        self.writer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ start and stop
 
@@ -130,22 +132,49 @@ class Hub:
     async def store(self, game_id: str, *, seq: int, seat: int, action: str, events: list[str],
                     msg_id: str | None, by: str, version: int, over: bool,
                     result: dict[str, Any] | None) -> None:
-        """Commit one applied action (and its events) before anyone is told of it."""
-        await self._db(self._store, game_id, seq, seat, action, events, msg_id, by, version,
-                       over, result)
+        """Commit one applied action (and its events) before anyone is told of it.
 
-    def _store(self, game_id: str, seq: int, seat: int, action: str, events: list[str],
-               msg_id: str | None, by: str, version: int, over: bool,
-               result: dict[str, Any] | None) -> None:
+        Writes from all tables are committed together (group commit): whatever arrives
+        while one transaction is being written goes into the next one, so many tables
+        share one commit and none waits for more than about two."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.pending.append((dict(game_id=game_id, seq=seq, seat=seat, action=action,
+                                  events=events, msg_id=msg_id, by=by, version=version,
+                                  over=over, result=result), done))
+        if self.writer is None or self.writer.done():
+            self.writer = asyncio.create_task(self._write_pending())
+        await done
+
+    async def _write_pending(self) -> None:
+        while self.pending:
+            batch, self.pending = self.pending[:500], self.pending[500:]
+            try:
+                await self._db(self._store_batch, [row for row, _ in batch])
+            except Exception as err:
+                for _, fut in batch:
+                    if not fut.done():
+                        fut.set_exception(err)
+                continue
+            for _, fut in batch:
+                if not fut.done():
+                    fut.set_result(None)
+
+    def _store_batch(self, rows: list[dict[str, Any]]) -> None:
         with self.sessions.begin() as s:
-            s.add(ActionRow(game_id=game_id, seq=seq, seat=seat, action=action, events=events,
-                            msg_id=msg_id, by=by))
-            game = s.get(GameRow, game_id)
-            assert game is not None
-            game.version = version
-            if over:
-                game.status = "finished"
-                game.result = result
+            for r in rows:
+                s.add(ActionRow(game_id=r["game_id"], seq=r["seq"], seat=r["seat"],
+                                action=r["action"], events=r["events"], msg_id=r["msg_id"],
+                                by=r["by"]))
+            last: dict[str, dict[str, Any]] = {}
+            for r in rows:
+                last[r["game_id"]] = r
+            for game_id, r in last.items():
+                game = s.get(GameRow, game_id)
+                assert game is not None
+                game.version = r["version"]
+                if r["over"]:
+                    game.status = "finished"
+                    game.result = r["result"]
 
     async def get(self, game_id: str) -> Table | None:
         table = self.tables.get(game_id)

@@ -40,6 +40,19 @@ log = logging.getLogger("twinrack.table")
 
 Store = Callable[..., Awaitable[None]]
 
+_HINTS: list[Any] = []
+
+
+def _hints_function() -> Any:
+    """The hints of twinrack.bots.hints, imported once (None where it is missing)."""
+    if not _HINTS:
+        try:
+            from twinrack.bots.hints import hints
+        except ImportError:
+            hints = None
+        _HINTS.append(hints)
+    return _HINTS[0]
+
 
 @dataclass
 class Seat:
@@ -59,7 +72,7 @@ class Seat:
 class Connection:
     ws: WebSocket
     seat: int | None
-    hints: bool = True
+    hints: bool = False  # the browser turns hints on with {"type": "hints", "on": true}
     log_sent: int = 0
     outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
     writer: asyncio.Task[None] | None = None
@@ -372,9 +385,8 @@ class Table:
         key = (self.state.version, seat)
         if key in self.hint_cache:
             return self.hint_cache[key]
-        try:
-            from twinrack.bots.hints import hints
-        except ImportError:
+        hints = _hints_function()
+        if hints is None:
             return None
         try:
             out: dict[str, Any] | None = hints(v, self.card).to_dict()

@@ -1,0 +1,160 @@
+"""Load benchmark of the table service over real WebSockets on 127.0.0.1.
+
+Starts the service (SQLite file, as `make run` does) in a child process, creates N tables
+whose seats are all played by this process through WebSockets (random legal actions, as
+bot-only tables), and measures, for every action, the time from sending it to receiving its
+acknowledgement (the server has applied it, committed it to the database and sent the new
+views). Bounded: it stops after --seconds or when every game has ended, whichever is first.
+
+    python benchmarks/bench_server.py --tables 200 --seconds 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.server.server_process import ServerProcess  # noqa: E402
+
+
+async def create_tables(base: str, n: int) -> list[tuple[str, dict[int, str]]]:
+    out = []
+    async with httpx.AsyncClient(timeout=30) as client:
+        for _ in range(n):
+            r = await client.post(f"{base}/tables", data={"name": "Load", "variant": "siamese",
+                                                          "players": "2", "seat1": "human",
+                                                          "call_seconds": "120"})
+            game_id, t0 = re.search(r'href="/t/(\w+)\?token=([^"]+)"', r.text).groups()
+            t1 = re.search(r'Seat 2: <input class="invite-link" readonly value="[^"]*'
+                           r'token=([^"]+)"', r.text).group(1)
+            out.append((game_id, {0: t0, 1: t1}))
+    return out
+
+
+async def play_seat(url: str, seat: int, rng: random.Random, measure_from: float,
+                    stop_at: float, think: float, latencies: list[float],
+                    counts: dict[str, int]) -> None:
+    async with websockets.connect(url, max_size=2**22) as ws:
+        sent: dict[str, float] = {}
+        latest: dict[str, Any] | None = None
+        pending: str | None = None
+        n = 0
+        while time.monotonic() < stop_at:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop_at -
+                                                                    time.monotonic()))
+            except (TimeoutError, asyncio.TimeoutError):
+                break
+            msg = json.loads(raw)
+            kind = msg["type"]
+            if kind == "state":
+                if msg["view"]["phase"] == "over":
+                    counts["games"] += 1
+                    return
+                latest = msg
+            elif kind in ("ack", "error") and msg.get("msg_id") == pending:
+                now = time.monotonic()
+                if now >= measure_from:
+                    latencies.append(now - sent.pop(pending))
+                else:
+                    sent.pop(pending)
+                counts["acks" if kind == "ack" else "refused"] += 1
+                pending = None
+            if pending is None and latest is not None:
+                legal = [x["action"] for x in latest["legal"]
+                         if not x["action"].startswith("move")]
+                if legal:
+                    if think > 0:  # a bot's pace: think, then act on the newest state
+                        await asyncio.sleep(think * (0.5 + rng.random()))
+                        while True:
+                            try:
+                                raw = await asyncio.wait_for(ws.recv(), timeout=0.001)
+                            except (TimeoutError, asyncio.TimeoutError):
+                                break
+                            newer = json.loads(raw)
+                            if newer["type"] == "state":
+                                latest = newer
+                        if latest is None or latest["view"]["phase"] == "over":
+                            continue
+                        legal = [x["action"] for x in latest["legal"]
+                                 if not x["action"].startswith("move")]
+                        if not legal:
+                            latest = None
+                            continue
+                    n += 1
+                    pending = f"{seat}-{n}"
+                    sent[pending] = time.monotonic()
+                    await ws.send(json.dumps({"type": "action", "version": latest["version"],
+                                              "msg_id": pending, "action": rng.choice(legal)}))
+                    latest = None
+
+
+async def run(base: str, port: int, tables: int, seconds: float, think: float,
+              warmup: float) -> dict[str, Any]:
+    created = await create_tables(base, tables)
+    latencies: list[float] = []
+    counts = {"games": 0, "acks": 0, "refused": 0}
+    begin = time.monotonic()
+    start = begin + warmup  # connections open and first deals are sent before measuring
+    stop_at = start + seconds
+    rng = random.Random(1)
+    jobs = [play_seat(f"ws://127.0.0.1:{port}/ws/{gid}?token={tok}", seat,
+                      random.Random(rng.random()), start, stop_at, think, latencies,
+                      counts)
+            for gid, tokens in created for seat, tok in tokens.items()]
+    await asyncio.gather(*jobs)
+    elapsed = max(1e-9, time.monotonic() - start)
+    lat = sorted(latencies)
+
+    def pct(p: float) -> float:
+        return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+
+    return {"tables": tables, "think_s": think, "seconds": round(elapsed, 1), "actions": len(lat),
+            "actions_per_second": round(len(lat) / elapsed, 1),
+            "latency_ms_p50": round(statistics.median(lat) * 1000, 1) if lat else None,
+            "latency_ms_p99": round(pct(0.99), 1), "latency_ms_max": round(pct(1.0), 1),
+            "games_finished": counts["games"], "refused": counts["refused"]}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=200)
+    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--think", type=float, default=0.5,
+                    help="mean seconds a seat waits before acting (0: as fast as possible)")
+    ap.add_argument("--warmup", type=float, default=3.0,
+                    help="seconds to connect and settle before latencies are counted")
+    ap.add_argument("--database-url", default=None)
+    args = ap.parse_args()
+    if not 1 <= args.tables <= 1000 or not 1 <= args.seconds <= 600:
+        sys.exit("--tables 1..1000 and --seconds 1..600")
+    with tempfile.TemporaryDirectory() as d:
+        url = args.database_url or f"sqlite:///{d}/bench.db"
+        server = ServerProcess(url, log=Path(d) / "server.log").start()
+        try:
+            result = asyncio.run(run(server.base, server.port, args.tables, args.seconds,
+                                 args.think, args.warmup))
+        finally:
+            server.stop()
+    print(json.dumps(result))
+    print(f"{result['tables']} concurrent tables (think {args.think} s) for "
+          f"{result['seconds']} s: "
+          f"{result['actions_per_second']} actions/s, latency p50 {result['latency_ms_p50']} ms,"
+          f" p99 {result['latency_ms_p99']} ms (send to acknowledgement)")
+
+
+if __name__ == "__main__":
+    main()
