@@ -275,8 +275,8 @@ class Table:
         if msg_id:
             self.msg_ids[msg_id] = st.version
         self.deadline = None
+        self._schedule(announce=False)  # sets the call timer first, so the views carry it
         self._broadcast()
-        self._schedule()
 
     # ------------------------------------------------------------------ bots and timers
 
@@ -301,7 +301,7 @@ class Table:
         return (s.connected == 0 and s.left_at is not None
                 and time.monotonic() - s.left_at >= self.grace_seconds)
 
-    def _schedule(self) -> None:
+    def _schedule(self, announce: bool = True) -> None:
         """After any change: let bots move, start the call timer, wake for absent players."""
         st = self.state
         if st.over or self.closed:
@@ -324,7 +324,8 @@ class Table:
         if humans_to_answer:
             if self.deadline is None or self.deadline[0] != version:
                 self.deadline = (version, now + self.call_seconds)
-                self._broadcast()
+                if announce:
+                    self._broadcast()
             self._later(max(0.0, self.deadline[1] - now), Command("timer", version=version))
 
     def _later(self, delay: float, cmd: Command) -> None:

@@ -1,0 +1,59 @@
+"""The call timer and the grace period of a dropped player."""
+
+from __future__ import annotations
+
+import time
+
+from tests.server.helpers import create_table, make_client, next_state
+
+
+def test_unanswered_call_is_passed_when_the_timer_runs_out(database_url: str) -> None:
+    with make_client(database_url) as client:
+        game_id, tokens = create_table(client, seat1="human", call_seconds="3")
+        with client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as a, \
+                client.websocket_connect(f"/ws/{game_id}?token={tokens[1]}") as b:
+            socks = {0: a, 1: b}
+            state = {0: next_state(a), 1: next_state(b)}
+            # answer the declaration round, then let East discard
+            for _ in range(10):
+                seat = state[0]["view"]["to_act"][0]
+                st = state[seat]
+                while st["version"] < max(state[0]["version"], state[1]["version"]):
+                    st = state[seat] = next_state(socks[seat])
+                if st["view"]["phase"] == "turn":
+                    break
+                socks[seat].send_json({"type": "action", "version": st["version"],
+                                       "msg_id": f"d{seat}", "action": "pass"})
+                state = {0: next_state(a), 1: next_state(b)}
+            east = state[0]
+            assert east["view"]["phase"] == "turn" and east["view"]["current"] == 0
+            discard = next(x["action"] for x in east["legal"] if x["action"].startswith("discard"))
+            a.send_json({"type": "action", "version": east["version"], "msg_id": "x",
+                         "action": discard})
+            window = next_state(b)
+            assert window["view"]["phase"] == "window"
+            assert 0 < window["deadline_ms"] <= 3000
+            started = time.monotonic()
+            moved = next_state(b)  # seat 1 says nothing: the timer passes for it
+            assert time.monotonic() - started >= 2.5
+            assert moved["view"]["phase"] == "turn" and moved["view"]["current"] == 1
+
+
+def test_a_bot_plays_for_a_dropped_player_after_the_grace_period(database_url: str) -> None:
+    with make_client(database_url, grace_seconds=0.5) as client:
+        game_id, tokens = create_table(client)
+        with client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as ws:
+            first = next_state(ws)
+        deadline = time.monotonic() + 60
+        record = client.get(f"/api/games/{game_id}/record").json()
+        while time.monotonic() < deadline and record["seed"] is None:
+            time.sleep(0.2)
+            record = client.get(f"/api/games/{game_id}/record").json()
+        assert record["seed"] is not None, "the game did not go on without its player"
+        mine = [a for a in record["actions"] if a.startswith("0: ")]
+        assert len(mine) > 5
+        assert first["version"] < len(record["actions"]) + 1
+        # coming back shows the finished game
+        with client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as ws:
+            back = next_state(ws)
+            assert back["view"]["phase"] == "over" and back["score"] is not None
