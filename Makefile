@@ -25,6 +25,8 @@ test: $(STAMP) lint typecheck
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_card.py
+	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_server.py --tables 200 --seconds 30
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
