@@ -113,7 +113,8 @@ def test_a_wrong_token_is_refused(database_url: str) -> None:
 
 def test_a_bad_card_upload_shows_line_and_column(database_url: str) -> None:
     with make_client(database_url) as client:
-        bad = b'name = "x"\n\n[[hand]]\nsection = "A"\npattern = "FF 1111a 2222a 333b"\nvalue = 25\n'
+        bad = (b'name = "x"\n\n[[hand]]\nsection = "A"\n'
+               b'pattern = "FF 1111a 2222a 333b"\nvalue = 25\n')
         r = client.post("/tables", data={"name": "Ann", "variant": "siamese", "players": "2",
                                          "seat1": "random", "card_choice": "upload"},
                         files={"card_file": ("mine.toml", bad, "text/plain")})

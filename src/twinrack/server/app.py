@@ -22,6 +22,7 @@ from twinrack.engine import RuleSet, apply, new_game, parse_action, view
 from twinrack.engine.record import verify
 from twinrack.errors import CardError, TwinRackError
 from twinrack.server.config import Settings
+from twinrack.server.desk_routes import register_desk
 from twinrack.server.hub import Hub, NewSeat
 from twinrack.server.table import Command
 
@@ -67,8 +68,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/", response_class=HTMLResponse)
     async def lobby(request: Request) -> HTMLResponse:
-        return page(request, "lobby.html", form={}, errors=[], bot_levels=bot_levels(),
-                    live=await hub.live_games())
+        return page(request, "lobby.html", form={"call_seconds": settings.call_seconds},
+                    errors=[], bot_levels=bot_levels(), live=await hub.live_games())
 
     @app.post("/tables", response_model=None)
     async def create_table(
@@ -77,7 +78,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         variant: str = Form("siamese"),
         players: int = Form(2),
         revision: str = Form("2024"),
-        call_seconds: float = Form(10.0),
+        call_seconds: float = Form(settings.call_seconds),
         card_choice: str = Form("practice"),
         card_file: UploadFile | None = File(None),  # noqa: B008
         seat1: str = Form("greedy"),
@@ -141,6 +142,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 mine = totals[g["seat"]] if g["seat"] < len(totals) else 0
                 finished.append({**g, "result": f"{mine:+d} points"})
         return page(request, "history.html", unfinished=unfinished, finished=finished)
+
+    register_desk(app, hub, page)
 
     # ------------------------------------------------------------------ table
 

@@ -1,0 +1,176 @@
+"""Tournaments in the database: every desk command loads, runs and saves in one transaction.
+
+A command is run all-or-nothing on the stored :class:`~twinrack.desk.tournament.Tournament`
+(with :func:`~twinrack.desk.tournament.atomic`) at the time read here, and saved only if it
+succeeded, with a version check on the row: a refused command changes nothing. Commands on
+one tournament are serialized by an asyncio lock, and the version check guards against a
+second server process writing the same row.
+
+A form can also be *stale*: it was based on a page that no longer shows the tournament as
+it is (a second phone at the table entered a game meanwhile, the round changed). The route
+passes a check that compares what the form was based on with the stored tournament, and a
+stale form is refused politely with nothing saved.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm.exc import StaleDataError
+
+from twinrack.desk.tournament import Tournament, atomic
+from twinrack.errors import TwinRackError
+from twinrack.server.desk_models import TournamentRow
+from twinrack.server.hub import Hub, token_hash
+
+
+class StaleForm(TwinRackError):
+    """The form was based on an older state of the tournament; nothing was saved."""
+
+
+class NoTournament(TwinRackError):
+    """No tournament has this id."""
+
+
+def table_key_for(director_key: str) -> str:
+    """The tables' shared entry key, derived from the director's key.
+
+    Only hashes of both keys are stored. The director's page (which has the director key
+    in its address) can show the table links again; the table key does not reveal the
+    director key.
+    """
+    mac = hmac.new(director_key.encode(), b"twinrack desk: table entry key",
+                   hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(mac).decode()[:16]
+
+
+@dataclass(frozen=True)
+class Stored:
+    id: str
+    tournament: Tournament
+    version: int
+    director_key_hash: str
+    table_key_hash: str
+
+    def role(self, key: str | None) -> str | None:
+        """"director", "table" or None for a key given in a link."""
+        if not key:
+            return None
+        h = token_hash(key)
+        if secrets.compare_digest(h, self.director_key_hash):
+            return "director"
+        if secrets.compare_digest(h, self.table_key_hash):
+            return "table"
+        return None
+
+
+@dataclass(frozen=True)
+class Created:
+    id: str
+    director_key: str
+    table_key: str
+
+
+#: a command: the tournament (a trial copy) and the time, returns what the page shows
+Command = Callable[[Tournament, float], Any]
+#: a staleness check on the stored tournament: a message when the form is out of date
+Check = Callable[[Tournament], str | None]
+
+
+class DeskStore:
+    def __init__(self, hub: Hub, clock: Callable[[], float] = time.time) -> None:
+        self.hub = hub
+        self.clock = clock
+        self.locks: dict[str, asyncio.Lock] = {}
+
+    def _lock(self, tid: str) -> asyncio.Lock:
+        lock = self.locks.get(tid)
+        if lock is None:
+            lock = self.locks[tid] = asyncio.Lock()
+        return lock
+
+    # ------------------------------------------------------------------ create and read
+
+    async def create(self, t: Tournament) -> Created:
+        director_key = secrets.token_urlsafe(18)
+        table_key = table_key_for(director_key)
+        tid = secrets.token_hex(5)
+        await self.hub._db(self._insert, tid, t, director_key, table_key)
+        return Created(tid, director_key, table_key)
+
+    def _insert(self, tid: str, t: Tournament, director_key: str, table_key: str) -> None:
+        with self.hub.sessions.begin() as s:
+            s.add(TournamentRow(id=tid, name=t.name, doc=t.to_json(),
+                                director_key_hash=token_hash(director_key),
+                                table_key_hash=token_hash(table_key)))
+
+    async def load(self, tid: str) -> Stored | None:
+        return await self.hub._db(self._load, tid)  # type: ignore[no-any-return]
+
+    def _load(self, tid: str) -> Stored | None:
+        with self.hub.sessions() as s:
+            row = s.get(TournamentRow, tid)
+            if row is None:
+                return None
+            return self._stored(row)
+
+    @staticmethod
+    def _stored(row: TournamentRow) -> Stored:
+        return Stored(row.id, Tournament.from_json(row.doc), row.version,
+                      row.director_key_hash, row.table_key_hash)
+
+    async def listing(self, limit: int = 50) -> list[dict[str, Any]]:
+        return await self.hub._db(self._listing, limit)  # type: ignore[no-any-return]
+
+    def _listing(self, limit: int) -> list[dict[str, Any]]:
+        with self.hub.sessions() as s:
+            rows = s.execute(select(TournamentRow.id, TournamentRow.name,
+                                    TournamentRow.created_at)
+                             .order_by(TournamentRow.created_at.desc(), TournamentRow.id)
+                             .limit(limit)).all()
+            return [{"id": r.id, "name": r.name,
+                     "created": r.created_at.strftime("%Y-%m-%d %H:%M") if r.created_at
+                     else ""} for r in rows]
+
+    # ------------------------------------------------------------------ commands
+
+    async def run(self, tid: str, command: Command, check: Check | None = None) -> Any:
+        """Run one command all-or-nothing and save it; returns the command's result.
+
+        Raises the command's :class:`TwinRackError` (nothing saved), :class:`StaleForm` when
+        ``check`` finds the form out of date, and :class:`NoTournament`.
+        """
+        async with self._lock(tid):
+            now = self.clock()
+            return await self.hub._db(self._run, tid, command, check, now)
+
+    def _run(self, tid: str, command: Command, check: Check | None, now: float) -> Any:
+        try:
+            with self.hub.sessions.begin() as s:
+                row = s.get(TournamentRow, tid, with_for_update=True)
+                if row is None:
+                    raise NoTournament("no_tournament", "there is no tournament at this address")
+                t = Tournament.from_json(row.doc)
+                stale = check(t) if check is not None else None
+                # the command first: when it is refused, its own message says why
+                result = atomic(t, command, now)
+                if stale:
+                    raise StaleForm("stale_form", stale)
+                row.doc = t.to_json()
+                row.updated_at = datetime.fromtimestamp(now, UTC)
+                s.flush()  # the version check: fails if another process wrote meanwhile
+                return result
+        except StaleDataError:
+            raise StaleForm("stale_form", "the tournament changed while this was being saved; "
+                                          "nothing was saved, please check and try again"
+                            ) from None
