@@ -1,0 +1,118 @@
+// The replay viewer: every frame of a finished game, every hand shown.
+import { html, render, useEffect, useRef, useState } from "/static/vendor/preact-htm.js";
+import { DiscardPool, SeatPanel } from "./board.js";
+import { actionText, eventText } from "./logtext.js";
+import { ScorePanel } from "./verify.js";
+
+const root = document.getElementById("replay-root");
+const GAME = root.dataset.game;
+
+function Replay({ data }) {
+  const frames = data.frames;
+  const last = frames.length - 1;
+  const [i, setI] = useState(0);
+  const [playing, setPlaying] = useState(false);
+  const names = data.names;
+  const go = (n) => setI(Math.max(0, Math.min(last, n)));
+  const cur = useRef(i);
+  cur.current = i;
+
+  useEffect(() => {
+    if (!playing) return undefined;
+    const t = setInterval(() => {
+      if (cur.current >= last) { setPlaying(false); return; }
+      setI(cur.current + 1);
+    }, 600);
+    return () => clearInterval(t);
+  }, [playing]);
+
+  useEffect(() => {
+    function onKey(e) {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const tag = (e.target && e.target.tagName) || "";
+      if (/^(TEXTAREA|SELECT)$/.test(tag)) return;
+      if (tag === "INPUT" && e.target.type !== "range") return;
+      let done = true;
+      if (e.key === "ArrowRight" || e.key === "n" || e.key === "N") go(cur.current + 1);
+      else if (e.key === "ArrowLeft" || e.key === "p" || e.key === "P") go(cur.current - 1);
+      else if (e.key === "Home") go(0);
+      else if (e.key === "End") go(last);
+      else if (e.key === "PageDown") go(cur.current + 10);
+      else if (e.key === "PageUp") go(cur.current - 10);
+      else if (e.key === " " && tag !== "BUTTON") setPlaying((p) => !p);
+      else done = false;
+      if (done) e.preventDefault();
+    }
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+
+  const f = frames[i];
+  const v0 = f.views[0];
+  const atEnd = i === last;
+  return html`<div class="replay-app table-app" id="replay-app" data-step=${i} data-steps=${frames.length}>
+    <h1 class="sr-only">Replay of game ${GAME}</h1>
+    <div class="replay-controls" role="group" aria-label="Replay controls">
+      <button type="button" id="rp-first" onClick=${() => go(0)} disabled=${i === 0}
+        aria-label="first step">\u00ab First</button>
+      <button type="button" id="rp-prev" onClick=${() => go(i - 1)} disabled=${i === 0}
+        aria-keyshortcuts="ArrowLeft">\u25c0 Previous</button>
+      <button type="button" id="rp-play" onClick=${() => setPlaying(!playing)}
+        aria-pressed=${playing ? "true" : "false"}>${playing ? "Pause" : "Play"}</button>
+      <button type="button" id="rp-next" onClick=${() => go(i + 1)} disabled=${atEnd}
+        aria-keyshortcuts="ArrowRight">Next \u25b6</button>
+      <button type="button" id="rp-last" onClick=${() => go(last)} disabled=${atEnd}
+        aria-label="last step">Last \u00bb</button>
+      <input type="range" id="rp-slider" min="0" max=${last} value=${i}
+        aria-label="step of the game" aria-valuetext=${`step ${i} of ${last}`}
+        onInput=${(e) => go(Number(e.target.value))} />
+      <span class="replay-step" id="rp-step">Step ${i} / ${last}</span>
+    </div>
+    <div class="replay-now" aria-live="polite">
+      <p class="replay-action" id="rp-action">${actionText(f.action, names)}</p>
+      <ul id="rp-events">${f.events.map((e) => html`<li title=${e}>${eventText(e, names)}</li>`)}</ul>
+      <p class="muted">Wall: ${v0.wall_left} tiles left, turn ${v0.turn}.</p>
+    </div>
+    <div class="table-grid">
+      <div class="table-main">
+        ${atEnd && data.score && html`<${ScorePanel} gameId=${GAME} score=${data.score} names=${names}
+          seed=${data.seed} commitment=${data.commitment} replayLink=${false} />`}
+        <div class="replay-seats">
+          ${v0.seats.map((sv) => html`<${SeatPanel} sv=${sv} player=${{ name: names[sv.seat] }}
+            names=${names} current=${v0.current === sv.seat && v0.phase !== "over"}
+            toAct=${v0.to_act} hand=${f.views[sv.seat].hand || []} />`)}
+        </div>
+        <${DiscardPool} discards=${v0.discards} names=${names} window=${v0.window} />
+      </div>
+      <aside class="side">
+        <section>
+          <h2>About this game</h2>
+          <p>Players: ${names.map((n, s) => `${s + 1}. ${n}`).join(", ")}</p>
+          <p class="muted">Keys: \u2190 / \u2192 step, Home / End, Page Up / Down jump 10, Space plays.</p>
+          ${!atEnd && html`<p><button type="button" onClick=${() => go(last)}>Go to the end and the score</button></p>`}
+          <p><a href=${`/api/games/${encodeURIComponent(GAME)}/record`}>Game record (JSON)</a></p>
+        </section>
+      </aside>
+    </div>
+  </div>`;
+}
+
+function Loader() {
+  const [data, setData] = useState(null);
+  const [error, setError] = useState(null);
+  useEffect(() => {
+    fetch(`/api/games/${encodeURIComponent(GAME)}/replay`)
+      .then(async (r) => {
+        const body = await r.json();
+        if (!r.ok) throw new Error(body.error || r.statusText);
+        setData(body);
+      })
+      .catch((err) => setError(String(err.message || err)));
+  }, []);
+  if (error) return html`<div class="banner notice error" role="alert">The replay could not be loaded: ${error}</div>`;
+  if (!data) return html`<p class="muted">Loading the replay...</p>`;
+  return html`<${Replay} data=${data} />`;
+}
+
+root.textContent = "";
+render(html`<${Loader} />`, root);

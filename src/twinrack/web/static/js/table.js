@@ -1,0 +1,683 @@
+// The live table page (docs/protocol.md). The server decides everything: this page renders
+// each `state` message and sends only actions that appear in its `legal` list.
+import {
+  html, render, useEffect, useMemo, useRef, useState,
+} from "/static/vendor/preact-htm.js";
+import { DiscardPool, RackPublic, SeatPanel } from "./board.js";
+import { actionText, eventText, seatName } from "./logtext.js";
+import { TableSocket } from "./protocol.js";
+import { Tile, TileRow, splitTiles, tileLabel, tilesLabel } from "./tiles.js";
+import { ScorePanel } from "./verify.js";
+
+const root = document.getElementById("table-root");
+const GAME = root.dataset.game;
+const TOKEN = root.dataset.token || "";
+
+const SHORTCUTS = [
+  ["\u2190 / \u2192", "select the previous / next tile of your racks"],
+  ["D", "discard the selected tile"],
+  ["M", "move the selected tile to your other rack"],
+  ["C", "claim the latest discard (Mah Jongg if you can, else for an exposure)"],
+  ["P", "pass (on a discard, or on declaring after the deal)"],
+  ["H", "hints on or off"],
+  ["?", "this help"],
+  ["Esc", "close a dialog"],
+];
+
+function count(list, t) {
+  let n = 0;
+  for (const x of list) if (x === t) n += 1;
+  return n;
+}
+
+function nthIndex(list, t, nth) {
+  let seen = 0;
+  for (let i = 0; i < list.length; i++) {
+    if (list[i] === t) {
+      if (seen === nth) return i;
+      seen += 1;
+    }
+  }
+  return -1;
+}
+
+// ------------------------------------------------------------------ hints
+
+function asTiles(x) {
+  if (x === null || x === undefined) return [];
+  if (Array.isArray(x)) return x.map(String);
+  if (typeof x === "object") return Object.keys(x);
+  return splitTiles(x);
+}
+
+function unseenText(u, needed) {
+  if (u === null || u === undefined) return null;
+  if (typeof u === "number") return `${u} still unseen`;
+  if (Array.isArray(u)) {
+    return u.map((x, i) => (typeof x === "number" && needed[i]
+      ? `${tileLabel(needed[i])}: ${x}` : String(x))).join(", ") + " unseen";
+  }
+  if (typeof u === "object") {
+    return Object.entries(u).map(([t, n]) => `${tileLabel(t)}: ${n}`).join(", ") + " unseen";
+  }
+  return String(u);
+}
+
+/** One hint line: a hand on the card for a rack, tiles away, tiles needed, unseen counts. */
+function HintLine({ line }) {
+  const hand = line.hand || line.line || line.id || line.name || "";
+  const away = line.away ?? line.tiles_away;
+  const needed = asTiles(line.needed ?? line.need ?? line.missing);
+  const unseen = unseenText(line.unseen, needed);
+  return html`<li class="hint-line">
+    <span class="hint-hand">${hand}</span>
+    ${line.value !== undefined && html` <span class="muted">(${line.value})</span>`}
+    ${away !== undefined && html`: <strong>${away} away</strong>`}
+    ${needed.length > 0 && html`<span class="hint-needed">, needs${" "}<${TileRow} tiles=${needed} size="xs" label=${`needs ${tilesLabel(needed)}`} /></span>`}
+    ${unseen && html` <span class="muted">(${unseen})</span>`}
+  </li>`;
+}
+
+function HintsBody({ hints }) {
+  if (!hints) return html`<p class="muted">No hints for this moment.</p>`;
+  const racks = hints.racks || hints.per_rack || [];
+  const suggest = hints.suggest || hints.suggestion || {};
+  const discard = hints.discard ?? hints.suggested_discard ?? suggest.discard ?? suggest.tile;
+  const reason = hints.reason ?? hints.why ?? suggest.reason ?? suggest.why;
+  const known = Array.isArray(racks) && (racks.length > 0 || discard);
+  return html`<div class="hints-body">
+    ${Array.isArray(racks) && racks.map((r, i) => {
+      const lines = r.lines || r.hands || r.best || (r.hand ? [r] : []);
+      const n = r.rack ?? i + 1;
+      return html`<div class="hint-rack">
+        <h4>Rack ${n}${r.away !== undefined && !r.hand ? html` <span class="muted">(${r.away} away)</span>` : ""}</h4>
+        ${lines.length ? html`<ul>${lines.map((l) => html`<${HintLine} line=${l} />`)}</ul>`
+          : html`<p class="muted">${r.note || "no hand in reach"}</p>`}
+      </div>`;
+    })}
+    ${discard && html`<p class="hint-discard">Suggested discard:${" "}<${Tile} t=${discard} size="xs" /> <strong>${tileLabel(discard)}</strong>
+      ${reason && html`<br /><span class="muted">${reason}</span>`}</p>`}
+    ${!discard && reason && html`<p class="muted">${reason}</p>`}
+    ${!known && html`<pre class="hints-raw">${JSON.stringify(hints, null, 1)}</pre>`}
+  </div>`;
+}
+
+// ------------------------------------------------------------------ dialogs
+
+function Dialog({ id, title, children, onClose, role = "dialog", describedBy }) {
+  const ref = useRef(null);
+  useEffect(() => {
+    const prev = document.activeElement;
+    const el = ref.current && (ref.current.querySelector("[data-autofocus]") ||
+      ref.current.querySelector("button"));
+    if (el) el.focus();
+    return () => { if (prev && prev.focus) prev.focus(); };
+  }, []);
+  function onKey(e) {
+    if (e.key === "Escape") {
+      e.stopPropagation();
+      onClose();
+    }
+    if (e.key === "Tab") {  // keep the focus inside the dialog
+      const f = [...ref.current.querySelectorAll("button, a[href], input, [tabindex='0']")];
+      if (!f.length) return;
+      const first = f[0];
+      const last = f[f.length - 1];
+      if (e.shiftKey && document.activeElement === first) { last.focus(); e.preventDefault(); }
+      else if (!e.shiftKey && document.activeElement === last) { first.focus(); e.preventDefault(); }
+    }
+  }
+  return html`<div class="overlay" onClick=${(e) => { if (e.target === e.currentTarget) onClose(); }}>
+    <div class="dialog" id=${id} role=${role} aria-modal="true" aria-labelledby=${`${id}-title`}
+        aria-describedby=${describedBy} ref=${ref} onKeyDown=${onKey}>
+      <h2 id=${`${id}-title`}>${title}</h2>
+      ${children}
+    </div>
+  </div>`;
+}
+
+// ------------------------------------------------------------------ the app
+
+function App() {
+  const [msg, setMsg] = useState(null);
+  const [players, setPlayers] = useState(null);
+  const [log, setLog] = useState([]);
+  const [conn, setConn] = useState({ status: "connecting" });
+  const [notice, setNotice] = useState(null);
+  const [sel, setSel] = useState(null); // {rack, tile, nth}
+  const [pending, setPending] = useState(null); // {msgId, version, action}
+  const [confirmAct, setConfirmAct] = useState(null);
+  const [help, setHelp] = useState(false);
+  const [hintsOn, setHintsOn] = useState(true);
+  const [now, setNow] = useState(Date.now());
+  const [dragOver, setDragOver] = useState(null);
+  const sock = useRef(null);
+  const deadline = useRef(null); // {version, at}
+  const acq = useRef(null); // {tile, rack}
+  const prevHand = useRef(null);
+  const hintsPref = useRef(true);
+  const focusSel = useRef(false);
+  const dragging = useRef(null);
+  const logEnd = useRef(null);
+  const logBox = useRef(null);
+  const scoreSeen = useRef(false);
+  const api = useRef({});
+
+  // ---------------------------------------------------------------- the socket
+  useEffect(() => {
+    function onState(m) {
+      const v = m.view;
+      deadline.current = m.deadline_ms === null || m.deadline_ms === undefined ? null
+        : { version: m.version, at: Date.now() + m.deadline_ms };
+      const hand = v.hand ? v.hand.map(splitTiles) : null;
+      // the tile just picked or claimed: find the rack it went to
+      if (!v.acquired || !hand) {
+        acq.current = null;
+      } else if (!acq.current || acq.current.tile !== v.acquired ||
+          acq.current.version !== v.turn) {
+        let rack = -1;
+        const prev = prevHand.current;
+        if (prev && prev.length === hand.length) {
+          rack = hand.findIndex((r, i) => count(r, v.acquired) > count(prev[i], v.acquired));
+        }
+        if (rack < 0) rack = hand.findIndex((r) => r.includes(v.acquired));
+        acq.current = { tile: v.acquired, rack, version: v.turn };
+        if (rack >= 0) setSel({ rack, tile: v.acquired, nth: count(hand[rack], v.acquired) - 1 });
+      }
+      prevHand.current = hand;
+      setMsg(m);
+      setPlayers(m.players);
+      setLog((prev) => {
+        const start = m.log_start || 0;
+        const base = start === 0 ? [] : prev.slice(0, start);
+        return base.concat(m.log || []);
+      });
+      setPending((p) => (p && m.version > p.version ? null : p));
+    }
+    function onMessage(m) {
+      switch (m.type) {
+        case "state": onState(m); break;
+        case "players": setPlayers(m.players); break;
+        case "ack": setPending((p) => (p && p.msgId === m.msg_id ? null : p)); break;
+        case "error":
+          setPending(null);
+          setNotice({ kind: m.code === "stale_version" ? "info" : "error",
+            text: m.code === "stale_version"
+              ? "The table moved on before your action arrived: here is the current state."
+              : m.message || m.code });
+          break;
+        default: break;
+      }
+    }
+    function onStatus(status, detail) {
+      setConn({ status, detail });
+      if (status === "open") {
+        setPending(null);
+        if (!hintsPref.current) sock.current.sendRaw({ type: "hints", on: false });
+      }
+    }
+    const s = new TableSocket(GAME, TOKEN, { onMessage, onStatus });
+    sock.current = s;
+    window.__twinrack = { socket: s }; // a handle for tests and debugging
+    s.connect();
+    const vis = () => { if (document.visibilityState === "visible") s.nudge(); };
+    document.addEventListener("visibilitychange", vis);
+    window.addEventListener("online", vis);
+    return () => {
+      document.removeEventListener("visibilitychange", vis);
+      window.removeEventListener("online", vis);
+      s.close();
+    };
+  }, []);
+
+  // a command that got no answer (lost connection) must not block the buttons for ever
+  useEffect(() => {
+    if (!pending) return undefined;
+    const t = setTimeout(() => setPending(null), 8000);
+    return () => clearTimeout(t);
+  }, [pending]);
+
+  // the claim countdown
+  const dl = deadline.current && msg && deadline.current.version === msg.version
+    ? deadline.current : null;
+  useEffect(() => {
+    if (!dl) return undefined;
+    const t = setInterval(() => setNow(Date.now()), 200);
+    return () => clearInterval(t);
+  }, [dl && dl.at]);
+
+  // keep the log scrolled to the newest line, unless the reader scrolled up
+  useEffect(() => {
+    const box = logBox.current;
+    if (box && box.scrollHeight - box.scrollTop - box.clientHeight < 80) {
+      box.scrollTop = box.scrollHeight;
+    }
+  }, [log.length]);
+
+  // keyboard shortcuts
+  useEffect(() => {
+    function onKey(e) {
+      if (e.ctrlKey || e.metaKey || e.altKey) return;
+      const tag = (e.target && e.target.tagName) || "";
+      if (/^(INPUT|TEXTAREA|SELECT)$/.test(tag) || (e.target && e.target.isContentEditable)) return;
+      if (document.querySelector(".overlay")) return; // a dialog handles its own keys
+      const a = api.current;
+      const k = e.key;
+      let done = true;
+      if (k === "ArrowLeft") a.step(-1);
+      else if (k === "ArrowRight") a.step(1);
+      else if (k === "d" || k === "D") a.discard();
+      else if (k === "m" || k === "M") a.move();
+      else if (k === "c" || k === "C") a.claim();
+      else if (k === "p" || k === "P") a.pass();
+      else if ((k === "h" || k === "H") && a.seated) a.toggleHints();
+      else if (k === "?") setHelp(true);
+      else done = false;
+      if (done) e.preventDefault();
+    }
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
+
+  // focus follows the keyboard selection
+  useEffect(() => {
+    if (!focusSel.current) return;
+    focusSel.current = false;
+    const el = document.querySelector(".hand-tile[aria-pressed='true']");
+    if (el) el.focus();
+  });
+
+  // bring the final score into view once, when the game ends
+  const hasScore = !!(msg && msg.score);
+  useEffect(() => {
+    if (!hasScore || scoreSeen.current) return;
+    scoreSeen.current = true;
+    const el = document.getElementById("score");
+    if (el) el.scrollIntoView({ block: "start" });
+  }, [hasScore]);
+
+  const names = useMemo(() => (players || []).map((p) => p.name), [players]);
+
+  if (!msg) {
+    return html`<div class="table-app loading">
+      <p class="muted">${conn.status === "closed"
+        ? (conn.detail && conn.detail.message) || "The table is closed."
+        : conn.status === "reconnecting" ? "reconnecting..." : "Connecting to the table..."}</p>
+    </div>`;
+  }
+
+  // ---------------------------------------------------------------- derived state
+  const v = msg.view;
+  const me = msg.seat;
+  const seated = me !== null && me !== undefined;
+  const legalList = msg.legal || [];
+  const legal = new Map(legalList.map((l) => [l.action, l]));
+  const over = v.phase === "over";
+  const open = conn.status === "open";
+  const busy = !!pending || !open;
+  const hand = v.hand ? v.hand.map(splitTiles) : [];
+  const nRacks = v.racks;
+
+  // the selected tile, resolved against the current hand
+  let selected = null;
+  if (sel && hand[sel.rack]) {
+    let idx = nthIndex(hand[sel.rack], sel.tile, sel.nth);
+    if (idx < 0) idx = hand[sel.rack].indexOf(sel.tile);
+    if (idx >= 0) selected = { rack: sel.rack, idx, tile: sel.tile };
+  }
+  let acqPos = null;
+  if (acq.current && v.acquired) {
+    let r = acq.current.rack;
+    if (!hand[r] || !hand[r].includes(v.acquired)) r = hand.findIndex((x) => x.includes(v.acquired));
+    if (r >= 0) acqPos = { rack: r, idx: hand[r].lastIndexOf(v.acquired) };
+  }
+
+  const can = (a) => !busy && legal.has(a);
+  const moveTargets = (rack, tile) => {
+    const out = [];
+    for (let b = 0; b < nRacks; b++) {
+      if (b !== rack && legal.has(`move ${tile} ${rack + 1}>${b + 1}`)) out.push(b);
+    }
+    return out;
+  };
+
+  function send(action) {
+    if (!legal.has(action) || pending || !sock.current) return;
+    const msgId = sock.current.sendAction(action, msg.version);
+    if (msgId) {
+      setPending({ msgId, version: msg.version, action });
+      setNotice(null);
+    } else {
+      setNotice({ kind: "error", text: "Not connected: the action was not sent." });
+    }
+  }
+
+  function act(action) {
+    const l = legal.get(action);
+    if (!l || busy) return;
+    if (l.kills) {
+      setConfirmAct(action);
+      return;
+    }
+    send(action);
+  }
+
+  const discardAction = selected ? `discard ${selected.tile}` : null;
+  const selMoves = selected ? moveTargets(selected.rack, selected.tile) : [];
+  const claimKinds = ["double", "mahjongg", "expose"].filter((k) => legal.has(`claim ${k}`));
+
+  function doMove(rack, tile, to) {
+    const a = `move ${tile} ${rack + 1}>${to + 1}`;
+    if (!can(a)) return;
+    setSel({ rack: to, tile, nth: 0 });
+    act(a);
+  }
+
+  // ---------------------------------------------------------------- commands for the keys
+  const flat = [];
+  hand.forEach((r, ri) => r.forEach((t, i) => flat.push({ rack: ri, idx: i, tile: t })));
+  api.current = {
+    step(d) {
+      if (!flat.length) return;
+      let pos = selected ? flat.findIndex((x) => x.rack === selected.rack && x.idx === selected.idx) : -1;
+      pos = pos < 0 ? (d > 0 ? 0 : flat.length - 1) : (pos + d + flat.length) % flat.length;
+      const x = flat[pos];
+      setSel({ rack: x.rack, tile: x.tile, nth: count(hand[x.rack].slice(0, x.idx), x.tile) });
+      focusSel.current = true;
+    },
+    discard() { if (discardAction && can(discardAction)) act(discardAction); },
+    move() { if (selected && selMoves.length) doMove(selected.rack, selected.tile, selMoves[0]); },
+    claim() { if (claimKinds.length) act(`claim ${claimKinds[0]}`); },
+    pass() { act("pass"); },
+    toggleHints,
+    seated,
+  };
+
+  function toggleHints() {
+    const on = !hintsPref.current;
+    hintsPref.current = on;
+    setHintsOn(on);
+    if (sock.current) sock.current.sendRaw({ type: "hints", on });
+  }
+
+  function selectTile(rack, idx) {
+    const t = hand[rack][idx];
+    setSel({ rack, tile: t, nth: count(hand[rack].slice(0, idx), t) });
+  }
+
+  // ---------------------------------------------------------------- the prompt
+  const toActNames = v.to_act.filter((s) => s !== me).map((s) => seatName(names, s)).join(", ");
+  const myTurn = seated && v.phase === "turn" && v.current === me;
+  const iAnswer = seated && v.to_act.includes(me);
+  let prompt;
+  let remaining = null;
+  if (dl) remaining = Math.max(0, dl.at - Math.max(now, Date.now()));
+  if (over) {
+    prompt = "The game is over.";
+  } else if (v.phase === "declare") {
+    prompt = iAnswer ? "Declaration round: declare a special hand now, or pass."
+      : `Waiting for ${toActNames} to declare or pass.`;
+  } else if (v.phase === "window" && v.window) {
+    const who = v.window.discarder === me ? "You" : seatName(names, v.window.discarder);
+    prompt = html`<span>${who} discarded</span> <${Tile} t=${v.window.tile} size="s" />
+      <span><strong>${tileLabel(v.window.tile)}</strong>.${iAnswer ? " Claim it or pass."
+        : ` Waiting for ${toActNames} to claim or pass.`}</span>`;
+  } else if (myTurn) {
+    if (v.must === "expose" && v.claim) {
+      prompt = `You took ${tileLabel(v.claim.tile)}: expose a group with it (choose below).`;
+    } else if ((v.must === "mahjongg" || v.must === "double") && v.claim) {
+      prompt = `You took ${tileLabel(v.claim.tile)} for Mah Jongg: declare it (choose below).`;
+    } else if (v.must === "error") {
+      prompt = "Your Mah Jongg claim was in error: expose the group the discard completes, if any.";
+    } else {
+      prompt = "Your turn: select a tile, then Discard (or press D).";
+    }
+  } else if (seated) {
+    prompt = `${seatName(names, v.current)} is playing.`;
+  } else {
+    prompt = `You are watching. ${seatName(names, v.current)} is playing.`;
+  }
+
+  // ---------------------------------------------------------------- choices
+  const exposes = legalList.filter((l) => l.action.startsWith("expose "));
+  const exchanges = legalList.filter((l) => l.action.startsWith("exchange "));
+  const mahjonggs = legalList.filter((l) => l.action.startsWith("mahjongg"));
+  const declares = legalList.filter((l) => l.action.startsWith("declare "));
+  const undeclare = legal.has("undeclare");
+  const anyChoices = exposes.length || exchanges.length || mahjonggs.length || declares.length ||
+    undeclare;
+
+  const choiceButton = (l, text, tiles) => html`<li>
+    <button type="button" class=${`choice ${l.kills ? "kills" : ""}`} disabled=${busy}
+        data-action=${l.action} onClick=${() => act(l.action)}
+        aria-label=${`${text}${tiles ? `: ${tilesLabel(tiles)}` : ""}${l.kills ? " (kills the rack)" : ""}`}>
+      <span class="choice-text">${text}</span>
+      ${tiles && html`<${TileRow} tiles=${tiles} size="xs" />`}
+      ${l.kills && html`<span class="badge dead">kills rack</span>`}
+    </button></li>`;
+
+  const choices = anyChoices && seated && !over ? html`<section class="choices" aria-label="Choices">
+    ${mahjonggs.length > 0 && html`<div class="choice-group mj-choices">
+      <h3>Mah Jongg!</h3>
+      <ul>${mahjonggs.map((l) => {
+        const w = l.action.split(/\s+/);
+        return choiceButton(l, w.length > 2 ? `Mah Jongg on rack ${w[1]}` :
+          `Declare rack ${w[1]} as arranged`, w.length > 2 ? w.slice(2) : null);
+      })}</ul></div>`}
+    ${exposes.length > 0 && html`<div class="choice-group">
+      <h3>Expose a group</h3>
+      <ul>${exposes.map((l) => {
+        const w = l.action.split(/\s+/);
+        return choiceButton(l, `Expose on rack ${w[1]}`, w.slice(2));
+      })}</ul></div>`}
+    ${exchanges.length > 0 && html`<div class="choice-group">
+      <h3>Exchange for a Joker</h3>
+      <ul>${exchanges.map((l) => {
+        const w = l.action.split(/\s+/);
+        const [o, r, x] = w[3].split(":");
+        return choiceButton(l, `Give ${tileLabel(w[1])} for the Joker in ` +
+          `${Number(o) === me ? "your" : `${seatName(names, o)}'s`} rack ${r}, group ${x}`, [w[1], "J"]);
+      })}</ul></div>`}
+    ${declares.length > 0 && html`<div class="choice-group">
+      <h3>Declare a special hand</h3>
+      <ul>${declares.map((l) => {
+        const w = l.action.split(/\s+/);
+        return choiceButton(l, `Declare ${w[1]}`, w.slice(2));
+      })}</ul></div>`}
+    ${undeclare && html`<div class="choice-group"><ul>
+      ${choiceButton(legal.get("undeclare"), "Go off the declared hand", null)}</ul></div>`}
+  </section>` : null;
+
+  // ---------------------------------------------------------------- my racks
+  const mySv = seated ? v.seats[me] : null;
+  const myRacks = seated ? html`<section class="my-racks" aria-label="Your racks">
+    ${hand.map((tiles, ri) => {
+      const rv = mySv.racks[ri];
+      const rackName = `Rack ${ri + 1}`;
+      const over_ = dragOver === ri;
+      return html`<div class=${`my-rack ${over_ ? "drop-target" : ""} ${rv.dead ? "is-dead" : ""}`}
+          data-rack=${ri + 1}
+          onDragOver=${(e) => {
+            const d = dragging.current;
+            if (d && d.rack !== ri && can(`move ${d.tile} ${d.rack + 1}>${ri + 1}`)) {
+              e.preventDefault();
+              e.dataTransfer.dropEffect = "move";
+              if (dragOver !== ri) setDragOver(ri);
+            }
+          }}
+          onDragLeave=${(e) => {
+            if (!e.currentTarget.contains(e.relatedTarget)) setDragOver(null);
+          }}
+          onDrop=${(e) => {
+            e.preventDefault();
+            const d = dragging.current;
+            dragging.current = null;
+            setDragOver(null);
+            if (d && d.rack !== ri) doMove(d.rack, d.tile, ri);
+          }}>
+        <div class="my-rack-public">
+          <${RackPublic} rack=${rv} index=${ri} showEmpty=${false} />
+        </div>
+        <div class="hand-tiles" role="group" aria-label=${`${rackName}: your concealed tiles (${tiles.length})`}>
+          ${tiles.map((t, i) => {
+            const isSel = selected && selected.rack === ri && selected.idx === i;
+            const isAcq = acqPos && acqPos.rack === ri && acqPos.idx === i;
+            const discardable = legal.has(`discard ${t}`);
+            const movable = moveTargets(ri, t).length > 0;
+            const first = !selected && ri === 0 && i === 0;
+            return html`<button type="button"
+                class=${`hand-tile ${isSel ? "selected" : ""} ${isAcq ? "acquired" : ""}`}
+                aria-pressed=${isSel ? "true" : "false"}
+                tabindex=${isSel || first ? 0 : -1}
+                data-tile=${t} data-rack=${ri + 1} data-idx=${i}
+                data-acquired=${isAcq ? "true" : undefined}
+                data-discardable=${discardable ? "true" : "false"}
+                draggable=${movable && !busy ? "true" : "false"}
+                onClick=${() => selectTile(ri, i)}
+                onDblClick=${() => { selectTile(ri, i); if (can(`discard ${t}`)) act(`discard ${t}`); }}
+                onDragStart=${(e) => {
+                  dragging.current = { rack: ri, tile: t };
+                  e.dataTransfer.effectAllowed = "move";
+                  e.dataTransfer.setData("text/plain", `${t} ${ri + 1}`);
+                  selectTile(ri, i);
+                }}
+                onDragEnd=${() => { dragging.current = null; setDragOver(null); }}>
+              <img class="tile-img tile-l" src=${`/static/tiles/${t}.svg`} alt=${tileLabel(t)}
+                draggable="false" />
+              ${isAcq && html`<span class="acq-mark" aria-hidden="true">new</span>`}
+              ${isAcq && html`<span class="sr-only"> (just ${v.claim ? "claimed" : "picked"})</span>`}
+            </button>`;
+          })}
+          ${!tiles.length && html`<span class="muted empty-rack">no concealed tiles on this rack</span>`}
+        </div>
+      </div>`;
+    })}
+  </section>` : null;
+
+  // ---------------------------------------------------------------- the controls
+  const discardLabel = selected ? `Discard ${tileLabel(selected.tile)}` : "Discard (select a tile)";
+  const moveButtons = (nRacks <= 2 ? [selected ? (selected.rack === 0 ? 1 : 0) : 1]
+    : [...Array(nRacks).keys()].filter((b) => !selected || b !== selected.rack)).map((b) => {
+    const ok = selected && selMoves.includes(b) && !busy;
+    return html`<button type="button" class="btn-move" id=${nRacks <= 2 ? "btn-move" : `btn-move-${b + 1}`}
+      disabled=${!ok} onClick=${() => ok && doMove(selected.rack, selected.tile, b)}
+      aria-keyshortcuts="M">
+      ${selected ? `Move ${tileLabel(selected.tile)} to rack ${b + 1}` : "Move to other rack"}</button>`;
+  });
+  const controls = seated && !over ? html`<div class="controls" role="toolbar" aria-label="Actions">
+    <button type="button" id="btn-discard" class="primary" aria-keyshortcuts="D"
+      disabled=${!discardAction || !can(discardAction)} onClick=${() => act(discardAction)}>
+      ${discardLabel}</button>
+    ${moveButtons}
+    <button type="button" id="btn-claim-expose" aria-keyshortcuts="C"
+      disabled=${!can("claim expose")} onClick=${() => act("claim expose")}>Claim for exposure</button>
+    <button type="button" id="btn-claim-mahjongg"
+      disabled=${!can("claim mahjongg")} onClick=${() => act("claim mahjongg")}>Claim for Mah Jongg</button>
+    ${legal.has("claim double") && html`<button type="button" id="btn-claim-double"
+      disabled=${!can("claim double")} onClick=${() => act("claim double")}>Claim Double Mah Jongg</button>`}
+    <button type="button" id="btn-pass" aria-keyshortcuts="P"
+      disabled=${!can("pass")} onClick=${() => act("pass")}>
+      ${v.phase === "declare" ? "Pass (no declaration)" : "Pass"}</button>
+  </div>` : null;
+
+  const total = (msg.call_seconds || 10) * 1000;
+  const countdown = remaining !== null && v.phase === "window" ? html`<div class="countdown"
+      role="timer" aria-label="time left to claim" id="countdown">
+    <span class="countdown-text">${(remaining / 1000).toFixed(1)} s</span>
+    <span class="countdown-bar" aria-hidden="true"><span style=${`width:${Math.min(100, 100 * remaining / total)}%`}></span></span>
+  </div>` : null;
+
+  const others = v.seats.filter((s) => s.seat !== me);
+  const playerOf = (s) => (players || []).find((p) => p.seat === s);
+  const ready = seated && !over && !busy && iAnswer && legalList.length > 0;
+
+  const statusText = {
+    open: "connected", connecting: "connecting...", reconnecting: "reconnecting...",
+    closed: "disconnected",
+  }[conn.status];
+
+  return html`<div class="table-app" id="table-app" data-phase=${v.phase} data-version=${msg.version}
+      data-ready=${ready ? "true" : "false"} data-seat=${seated ? me : ""}
+      data-pending=${pending ? "true" : "false"} data-to-act=${over ? "" : v.to_act.join(",")}>
+    <div class="status-bar">
+      <span class="variant">${v.variant[0].toUpperCase() + v.variant.slice(1)}, ${v.revision} rules</span>
+      <span>Wall: <strong id="wall-left">${v.wall_left}</strong> tiles left</span>
+      <span>Turn ${v.turn}</span>
+      ${!seated && html`<span class="badge">spectating</span>`}
+      <span class=${`conn conn-${conn.status}`} role="status" id="conn-status">${statusText}
+        ${conn.status === "reconnecting" && html` <button type="button" class="link"
+          onClick=${() => sock.current && sock.current.nudge()}>retry now</button>`}</span>
+      <span class="spacer"></span>
+      ${seated && html`<button type="button" id="btn-hints" aria-pressed=${hintsOn ? "true" : "false"}
+        aria-keyshortcuts="H" onClick=${toggleHints}>Hints: ${hintsOn ? "on" : "off"}</button>`}
+      <button type="button" id="btn-help" aria-keyshortcuts="?" onClick=${() => setHelp(true)}>
+        Keys <span aria-hidden="true">(?)</span></button>
+    </div>
+    ${conn.status !== "open" && html`<div class="banner reconnecting" role="status">
+      ${conn.status === "closed" ? (conn.detail && conn.detail.message) || "The connection is closed."
+        : "reconnecting..."}</div>`}
+    ${notice && html`<div class=${`banner notice ${notice.kind}`} role="alert">
+      ${notice.text} <button type="button" class="link" aria-label="dismiss the message"
+        onClick=${() => setNotice(null)}>\u00d7</button></div>`}
+    <div class="table-grid">
+      <div class="table-main">
+        ${msg.score && html`<${ScorePanel} gameId=${GAME} score=${msg.score} names=${names}
+          seed=${v.seed} commitment=${v.commitment} mySeat=${seated ? me : null} />`}
+        <div class="opponents">
+          ${others.map((sv) => html`<${SeatPanel} sv=${sv} player=${playerOf(sv.seat)}
+            names=${names} current=${v.current === sv.seat && !over} toAct=${over ? [] : v.to_act} />`)}
+        </div>
+        <${DiscardPool} discards=${v.discards} names=${names} window=${v.window} />
+        ${seated && html`<section class=${`my-area ${myTurn || iAnswer ? "my-move" : ""}`}
+            aria-label=${`Your seat: ${seatName(names, me)}`}>
+          <header class="seat-head">
+            <h2>${seatName(names, me)} <span class="you">(you)</span></h2>
+            ${mySv.declared && html`<span class="badge declared">declared ${mySv.declared}</span>`}
+            ${mySv.stopped && html`<span class="badge off">stopped</span>`}
+          </header>
+          <div class="prompt" id="prompt">${prompt} ${countdown}</div>
+          ${controls}
+          ${choices}
+          ${myRacks}
+        </section>`}
+      </div>
+      <aside class="side">
+        ${seated && hintsOn && !over && html`<section class="hints" aria-labelledby="hints-title">
+          <h2 id="hints-title">Hints</h2>
+          <${HintsBody} hints=${msg.hints} />
+        </section>`}
+        <section class="log" aria-labelledby="log-title">
+          <h2 id="log-title">Game log</h2>
+          <div class="log-box" ref=${logBox} tabindex="0" aria-label="game log, scrollable">
+            <ol aria-live="polite" aria-relevant="additions" id="game-log">
+              ${log.map((line) => html`<li class=${`ev ev-${line.split(" ")[0]}`} title=${line}>
+                ${eventText(line, names)}</li>`)}
+            </ol>
+            <span ref=${logEnd}></span>
+          </div>
+        </section>
+      </aside>
+    </div>
+    ${help && html`<${Dialog} id="help" title="Keyboard shortcuts" onClose=${() => setHelp(false)}>
+      <dl class="keys">${SHORTCUTS.map(([k, d]) => html`<dt><kbd>${k}</kbd></dt><dd>${d}</dd>`)}</dl>
+      <p class="muted">You can also drag a tile onto your other rack to move it, and double-click
+        a tile to discard it.</p>
+      <p><button type="button" onClick=${() => setHelp(false)} data-autofocus>Close</button></p>
+    </${Dialog}>`}
+    ${confirmAct && html`<${Dialog} id="confirm" role="alertdialog" title="Kill this rack?"
+        describedBy="confirm-text" onClose=${() => setConfirmAct(null)}>
+      <p id="confirm-text">${`This exposure matches no hand on the card: rack ${
+        confirmAct.split(/\s+/)[1]} will be dead. Expose anyway?`}</p>
+      <p class="muted">${actionText(confirmAct, names)}</p>
+      <p class="dialog-buttons">
+        <button type="button" id="confirm-cancel" data-autofocus
+          onClick=${() => setConfirmAct(null)}>Cancel</button>
+        <button type="button" id="confirm-ok" class="primary"
+          onClick=${() => { const a = confirmAct; setConfirmAct(null); send(a); }}>Expose anyway</button>
+      </p>
+    </${Dialog}>`}
+  </div>`;
+}
+
+root.textContent = "";
+render(html`<${App} />`, root);
