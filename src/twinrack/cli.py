@@ -231,6 +231,11 @@ from twinrack.cli_server import register as _register_server  # noqa: E402
 
 _register_server(app)
 
+from twinrack.cli_play import register as _register_play  # noqa: E402
+
+_register_play(app)
+
+
 # ---------------------------------------------------------------------------- entry
 
 

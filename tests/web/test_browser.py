@@ -580,8 +580,11 @@ def test_table_controls_against_a_scripted_server(server: str, browser: Any) -> 
 
     # hints: shown from the state, switched off with H
     fake.send_state(hints={"racks": [{"rack": 1, "lines": [
-        {"hand": "Honors-4", "away": 3, "needed": ["N", "E"], "unseen": {"N": 2, "E": 1}}]},
-        {"rack": 2, "lines": []}], "discard": "1B", "reason": "no hand in reach needs it"})
+        {"id": "Honors-4", "section": "Honors", "away": 3, "value": 30, "concealed": False,
+         "needs": [{"tile": "N", "unseen": 2}, {"tile": "E", "unseen": 1}]}]},
+        {"rack": 2, "lines": []}],
+        "discard": {"tile": "1B", "reason": "no hand in reach needs it"},
+        "plans": [{"ids": ["Honors-4", "2468-1"], "away": 9, "value": 55}]})
     page.wait_for_selector(".hint-discard")
     hints_text = page.inner_text(".hints")
     assert "3 away" in hints_text and "1 Bam" in hints_text and "North wind: 2" in hints_text

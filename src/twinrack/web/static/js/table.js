@@ -43,62 +43,36 @@ function nthIndex(list, t, nth) {
 
 // ------------------------------------------------------------------ hints
 
-function asTiles(x) {
-  if (x === null || x === undefined) return [];
-  if (Array.isArray(x)) return x.map(String);
-  if (typeof x === "object") return Object.keys(x);
-  return splitTiles(x);
-}
-
-function unseenText(u, needed) {
-  if (u === null || u === undefined) return null;
-  if (typeof u === "number") return `${u} still unseen`;
-  if (Array.isArray(u)) {
-    return u.map((x, i) => (typeof x === "number" && needed[i]
-      ? `${tileLabel(needed[i])}: ${x}` : String(x))).join(", ") + " unseen";
-  }
-  if (typeof u === "object") {
-    return Object.entries(u).map(([t, n]) => `${tileLabel(t)}: ${n}`).join(", ") + " unseen";
-  }
-  return String(u);
-}
-
-/** One hint line: a hand on the card for a rack, tiles away, tiles needed, unseen counts. */
+/** One hint line: a card line for a rack, tiles away, tiles needed with how many of each
+ * are still unseen (shape: docs/protocol.md, from twinrack.bots.hints). */
 function HintLine({ line }) {
-  const hand = line.hand || line.line || line.id || line.name || "";
-  const away = line.away ?? line.tiles_away;
-  const needed = asTiles(line.needed ?? line.need ?? line.missing);
-  const unseen = unseenText(line.unseen, needed);
+  const needs = line.needs || [];
+  const tiles = needs.map((n) => n.tile);
+  const unseen = needs.map((n) => `${tileLabel(n.tile)}: ${n.unseen} unseen`).join(", ");
   return html`<li class="hint-line">
-    <span class="hint-hand">${hand}</span>
-    ${line.value !== undefined && html` <span class="muted">(${line.value})</span>`}
-    ${away !== undefined && html`: <strong>${away} away</strong>`}
-    ${needed.length > 0 && html`<span class="hint-needed">, needs${" "}<${TileRow} tiles=${needed} size="xs" label=${`needs ${tilesLabel(needed)}`} /></span>`}
+    <span class="hint-hand">${line.id}</span>
+    <span class="muted"> (${line.section}, ${line.value} points${line.concealed ? ", concealed" : ""})</span>:
+    <strong>${line.away} away</strong>
+    ${tiles.length > 0 && html`<span class="hint-needed">, needs${" "}<${TileRow} tiles=${tiles} size="xs" label=${`needs ${tilesLabel(tiles)}`} /></span>`}
     ${unseen && html` <span class="muted">(${unseen})</span>`}
   </li>`;
 }
 
 function HintsBody({ hints }) {
-  if (!hints) return html`<p class="muted">No hints for this moment.</p>`;
-  const racks = hints.racks || hints.per_rack || [];
-  const suggest = hints.suggest || hints.suggestion || {};
-  const discard = hints.discard ?? hints.suggested_discard ?? suggest.discard ?? suggest.tile;
-  const reason = hints.reason ?? hints.why ?? suggest.reason ?? suggest.why;
-  const known = Array.isArray(racks) && (racks.length > 0 || discard);
+  if (!hints) return html`<p class="muted">Hints appear when you have a decision to make.</p>`;
+  const racks = hints.racks || [];
+  const plans = hints.plans || [];
+  const discard = hints.discard;
   return html`<div class="hints-body">
-    ${Array.isArray(racks) && racks.map((r, i) => {
-      const lines = r.lines || r.hands || r.best || (r.hand ? [r] : []);
-      const n = r.rack ?? i + 1;
-      return html`<div class="hint-rack">
-        <h4>Rack ${n}${r.away !== undefined && !r.hand ? html` <span class="muted">(${r.away} away)</span>` : ""}</h4>
-        ${lines.length ? html`<ul>${lines.map((l) => html`<${HintLine} line=${l} />`)}</ul>`
-          : html`<p class="muted">${r.note || "no hand in reach"}</p>`}
-      </div>`;
-    })}
-    ${discard && html`<p class="hint-discard">Suggested discard:${" "}<${Tile} t=${discard} size="xs" /> <strong>${tileLabel(discard)}</strong>
-      ${reason && html`<br /><span class="muted">${reason}</span>`}</p>`}
-    ${!discard && reason && html`<p class="muted">${reason}</p>`}
-    ${!known && html`<pre class="hints-raw">${JSON.stringify(hints, null, 1)}</pre>`}
+    ${plans.length > 0 && html`<p class="hint-plan">Best plan: <strong>${plans[0].ids.join(" + ")}</strong>
+      <span class="muted">(${plans[0].away} away, ${plans[0].value} points)</span></p>`}
+    ${racks.map((r) => html`<div class="hint-rack">
+        <h4>Rack ${r.rack}</h4>
+        ${r.lines.length ? html`<ul>${r.lines.map((l) => html`<${HintLine} line=${l} />`)}</ul>`
+          : html`<p class="muted">no line of the card in reach</p>`}
+      </div>`)}
+    ${discard && html`<p class="hint-discard">Suggested discard:${" "}<${Tile} t=${discard.tile} size="xs" /> <strong>${tileLabel(discard.tile)}</strong>
+      ${discard.reason && html`<br /><span class="muted">${discard.reason}</span>`}</p>`}
   </div>`;
 }
 
@@ -213,7 +187,8 @@ function App() {
       setConn({ status, detail });
       if (status === "open") {
         setPending(null);
-        if (!hintsPref.current) sock.current.sendRaw({ type: "hints", on: false });
+        // hints are off on the server until asked for (they cost it some work)
+        sock.current.sendRaw({ type: "hints", on: hintsPref.current });
       }
     }
     const s = new TableSocket(GAME, TOKEN, { onMessage, onStatus });

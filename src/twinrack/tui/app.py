@@ -1,0 +1,791 @@
+"""``twinrack play``: a full-screen game against bots (Textual).
+
+The screen shows the opponents (how many tiles they conceal, their racks' exposures, Mah
+Jonggs and dead marks), the discard pool with the latest discard marked, the player's racks
+with a cursor, a status line, a log and, on ``h``, hints. Every key turns into an engine
+action that is looked up in ``legal_actions`` before it is applied; a key whose action is not
+legal changes nothing and the status line says why, in the engine's words (``why_illegal``).
+Bots play their seats by themselves after a short, configurable delay.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Header, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from twinrack.card import Card
+from twinrack.engine import (
+    Action,
+    Claim,
+    Declare,
+    Discard,
+    Exchange,
+    Expose,
+    GameState,
+    MahJongg,
+    Move,
+    Pass,
+    RuleSet,
+    Undeclare,
+    settlement,
+)
+from twinrack.engine.events import Event, Granted, Picked
+from twinrack.tui import render
+from twinrack.tui.arrangement import Arrangement
+from twinrack.tui.table import Table
+
+MJ_KINDS = ("mahjongg", "double")
+
+
+def load_hints() -> Callable[..., Any] | None:
+    """``twinrack.bots.hints.hints`` when that module is installed (imported lazily)."""
+    try:
+        from twinrack.bots.hints import hints  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        return None
+    fn: Callable[..., Any] = hints
+    return fn
+
+
+# ---------------------------------------------------------------------------- dialogs
+
+
+class ChoiceScreen(ModalScreen[int | None]):
+    """Pick one of several actions from a list (Enter), or Esc to cancel."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, title: str, labels: Sequence[str], note: str = "",
+                 warn: Sequence[bool] = ()) -> None:
+        super().__init__()
+        self.title_text = title
+        self.labels = list(labels)
+        self.note = note
+        self.warn = list(warn)
+
+    def compose(self) -> ComposeResult:
+        options = []
+        for i, label in enumerate(self.labels):
+            danger = i < len(self.warn) and self.warn[i]
+            options.append(Option(Text(label, style="bold red" if danger else "")))
+        with Vertical(id="dialog"):
+            yield Static(Text(self.title_text, style="bold"), id="dialog-title")
+            yield OptionList(*options, id="choices", markup=False)
+            yield Static(Text(self.note or "Enter choose · Esc cancel", style="dim"))
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+        self.query_one(OptionList).highlighted = 0
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option_index)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y", "answer(True)", "Yes"),
+        Binding("n", "answer(False)", "No"),
+        Binding("escape", "answer(False)", "No", show=False),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(Text(self.question, style="bold"))
+            yield Static(Text("y yes · n no", style="dim"))
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close"),
+        Binding("question_mark", "close", "Close", show=False),
+        Binding("q", "close", "Close", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="dialog"):
+            yield Static(Text.from_markup(render.HELP), id="help")
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+class ScoreScreen(ModalScreen[str | None]):
+    """The itemized score at the end: ``n`` new game, ``q`` quit, Esc back to the table."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "done('new')", "New game"),
+        Binding("q", "done('quit')", "Quit"),
+        Binding("escape", "done(None)", "Table"),
+    ]
+
+    def __init__(self, text: Text) -> None:
+        super().__init__()
+        self.text = text
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="dialog"):
+            yield Static(self.text, id="score")
+
+    def action_done(self, what: str | None) -> None:
+        self.dismiss(what)
+
+
+# ---------------------------------------------------------------------------- the table
+
+
+class Board(Screen[None]):
+    """The game table of one player against bots."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left", "cursor('left')", "Left", show=False),
+        Binding("right", "cursor('right')", "Right", show=False),
+        Binding("up", "cursor('up')", "Up", show=False),
+        Binding("down", "cursor('down')", "Down", show=False),
+        Binding("shift+left", "slide(-1)", "Slide left", show=False),
+        Binding("shift+right", "slide(1)", "Slide right", show=False),
+        Binding("d", "discard", "Discard"),
+        Binding("enter", "discard", "Discard", show=False),
+        Binding("m", "move", "Move"),
+        Binding("c", "claim_expose", "Claim", show=False),
+        Binding("M", "claim_mahjongg", "Claim MJ", show=False),
+        Binding("p", "pass_discard", "Pass", show=False),
+        Binding("space", "pass_discard", "Pass", show=False),
+        Binding("e", "expose", "Expose", show=False),
+        Binding("x", "exchange", "Exchange"),
+        Binding("j", "mahjongg", "Mah Jongg"),
+        Binding("a", "declare", "Atomic", show=False),
+        Binding("u", "undeclare", "Undeclare", show=False),
+        Binding("s", "sort", "Sort"),
+        Binding("h", "hints", "Hints"),
+        Binding("question_mark", "help", "Help"),
+        Binding("n", "new_game", "New", show=False),
+        Binding("q", "quit_game", "Quit"),
+    ]
+
+    def __init__(self, table: Table, *, delay: float = 0.4, call_time: float = 0.0,
+                 auto_pass: bool = True) -> None:
+        super().__init__()
+        self.table = table
+        self.delay = delay
+        self.call_time = call_time
+        self.auto_pass = auto_pass
+        self.names = table.names()
+        hand = table.view().hand or ()
+        self.arrangement = Arrangement(hand)
+        self.message = Text()
+        self.hints_on = False
+        self.hints_cache: tuple[int, Text] | None = None
+        self.fresh: tuple[int, int] | None = None
+        self.seen_turn = -1
+        self.prompted: tuple[int, int] | None = None  # (version, turn) a dialog was opened for
+        self.generation = 0  # bumped for a new game: stale bot timers do nothing
+        self.bot_timer: Timer | None = None
+        self.call_timer: Timer | None = None
+        self.call_left = 0
+        self.score_shown = False
+        self.log_lines: list[str] = []  # everything written to the log (tests read it)
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Header(show_clock=False, icon="")
+        with Horizontal(id="body"):
+            with VerticalScroll(id="main"):
+                yield Static(id="opponents")
+                yield Static(id="discards")
+                yield Static(id="hand")
+            with Vertical(id="side"):
+                yield Static(id="hints")
+                yield RichLog(id="log", wrap=True, markup=False, min_width=20)
+        yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#opponents").border_title = "Opponents"
+        self.query_one("#discards").border_title = "Discard pool"
+        self.query_one("#hand").border_title = "Your racks"
+        self.query_one("#log").border_title = "Log"
+        self.query_one("#hints").display = False
+        self.start(self.table)
+
+    def start(self, table: Table) -> None:
+        """Seat the player at a new table."""
+        self.generation += 1
+        self._stop_timers()
+        self.table = table
+        self.names = table.names()
+        self.arrangement = Arrangement(table.view().hand or ())
+        self.message = Text()
+        self.hints_cache = None
+        self.fresh = None
+        self.seen_turn = -1
+        self.prompted = None
+        self.score_shown = False
+        app = self.app
+        app.title = "TwinRack"
+        app.sub_title = (f"{table.rules.variant.title()} · {table.rules.players} players · "
+                         f"{table.rules.revision} rules · seed {table.seed} · "
+                         f"bots: {table.bot_name}")
+        self.query_one("#hand").border_title = (
+            f"Your racks ({render.seat_words(table.seat, table.rules.players)})")
+        log = self.query_one("#log", RichLog)
+        log.clear()
+        self.log_lines = []
+        self._log(table.opening_events())
+        self.advance()
+
+    # ------------------------------------------------------------------ the flow of play
+
+    def advance(self) -> None:
+        """Let bots play until the player must act (or the game ends), then redraw."""
+        t = self.table
+        while not t.over:
+            seat = t.bot_to_act()
+            if seat is not None:
+                if self.delay > 0 and t.in_turn():
+                    self._follow()
+                    self.redraw()
+                    self.bot_timer = self.set_timer(
+                        self.delay, partial(self._bot_tick, self.generation))
+                    return
+                declaring = t.declaring()
+                _, events = t.bot_step()
+                self._log(events, declaring)
+                continue
+            legal = t.legal()
+            if legal == [Pass(t.seat)] and (t.declaring() or (t.in_window() and self.auto_pass)):
+                declaring = t.declaring()
+                self._log(t.play(legal[0]), declaring)
+                continue
+            break
+        self._follow()
+        self.redraw()
+        if t.over:
+            self.show_score()
+        else:
+            self.prompt()
+
+    def _bot_tick(self, generation: int) -> None:
+        if generation != self.generation or self.table.over:
+            return
+        self.bot_timer = None
+        if self.table.bot_to_act() is None:
+            self.advance()
+            return
+        declaring = self.table.declaring()
+        _, events = self.table.bot_step()
+        self._log(events, declaring)
+        self.advance()
+
+    def _stop_timers(self) -> None:
+        for timer in (self.bot_timer, self.call_timer):
+            if timer is not None:
+                timer.stop()
+        self.bot_timer = None
+        self.call_timer = None
+
+    def _follow(self, gone: tuple[int, int] | None = None) -> None:
+        """Match the arrangement to the engine's racks; put the cursor on a new tile."""
+        v = self.table.view()
+        a = self.arrangement
+        landed = a.follow(v.hand or (), gone)
+        if v.phase == "turn" and v.current == self.table.seat and v.turn != self.seen_turn:
+            self.seen_turn = v.turn
+            if v.acquired is not None:
+                spot = next(((r, i) for r, i in landed if a.racks[r][i] == v.acquired), None)
+                if spot is not None:
+                    a.rack, a.index = spot
+                else:
+                    a.go_to(v.acquired)
+                self.fresh = (a.rack, a.index)
+
+    def prompt(self) -> None:
+        """The player must act: open the list a claimed discard requires, or time a call."""
+        t = self.table
+        v = t.view()
+        if not t.player_to_act():
+            return
+        if t.in_window() and self.call_time > 0 and self.call_timer is None:
+            self.call_left = int(self.call_time)
+            self.call_timer = self.set_interval(
+                1.0, partial(self._call_tick, self.generation))
+        key = (v.version, v.turn)
+        if v.must is not None and self.prompted != key and self.app.screen is self:
+            self.prompted = key
+            if v.must == "expose":
+                self.action_expose()
+            elif v.must in MJ_KINDS:
+                self.action_mahjongg()
+            elif v.must == "error":
+                self.choose_from(t.find(lambda a: isinstance(a, MahJongg | Expose)),
+                                 "You claimed for Mah Jongg but have none: choose")
+
+    def _call_tick(self, generation: int) -> None:
+        if generation != self.generation or not self.table.in_window() \
+                or not self.table.player_to_act():
+            if self.call_timer is not None:
+                self.call_timer.stop()
+                self.call_timer = None
+            return
+        self.call_left -= 1
+        if self.call_left <= 0:
+            if self.call_timer is not None:
+                self.call_timer.stop()
+                self.call_timer = None
+            if self.app.screen is not self:
+                self.app.pop_screen()
+            self.say("Time is up: you pass.")
+            self.act(Pass(self.table.seat))
+        else:
+            self.redraw_status()
+
+    def act(self, action: Action, gone: tuple[int, int] | None = None) -> bool:
+        """Apply one of the player's actions if the engine lists it; else say why not."""
+        t = self.table
+        if t.over:
+            self.say("The game is over: n for a new game, q to quit.")
+            return False
+        if not t.is_legal(action):
+            self.say(f"Not now: {t.why(action)}.", style="bold red")
+            return False
+        if self.call_timer is not None:
+            self.call_timer.stop()
+            self.call_timer = None
+        if isinstance(action, Move):
+            self.arrangement.moved(action.src, action.dst)
+        declaring = t.declaring()
+        events = t.play(action)
+        self.fresh = None
+        self.message = Text()
+        self._log(events, declaring)
+        if isinstance(action, Declare | Undeclare):
+            self.arrangement.follow(t.view().hand or ())
+            self.arrangement.sort()  # the engine laid the racks out afresh
+        self._follow(gone)
+        self.advance()
+        return True
+
+    # ------------------------------------------------------------------ drawing
+
+    def redraw(self) -> None:
+        t = self.table
+        v = t.view()
+        self.query_one("#opponents", Static).update(render.opponents_text(v, self.names))
+        self.query_one("#discards", Static).update(render.discards_text(v, self.names))
+        a = self.arrangement
+        cursor = (a.rack, a.index) if a.tile is not None else None
+        self.query_one("#hand", Static).update(
+            render.hand_text(v, a.racks, cursor, self.fresh))
+        self.redraw_status()
+        if self.hints_on:
+            self.query_one("#hints", Static).update(self._hints_text())
+        log = self.query_one("#log", RichLog)
+        self.call_after_refresh(log.scroll_end, animate=False)
+
+    def redraw_status(self) -> None:
+        self.query_one("#status", Static).update(self.status_text())
+
+    def status_text(self) -> Text:
+        t = self.table
+        v = t.view()
+        out = Text()
+        out.append(f"Turn {v.turn} · Wall {v.wall_left} left · ", style="dim")
+        out.append_text(self.situation())
+        out.append("\n")
+        out.append_text(self.message)
+        return out
+
+    def situation(self) -> Text:
+        """What is happening and which keys do something now (read off legal_actions)."""
+        t = self.table
+        v = t.view()
+        names = self.names
+        if t.over:
+            return Text("Game over: n new game · q quit", style="bold")
+        if not t.player_to_act():
+            acting = ", ".join(names[s] for s in v.to_act)
+            return Text(f"{acting} to play...", style="italic")
+        legal = t.legal()
+        if t.declaring():
+            return Text("Declare an Atomic-style hand? a declare · p pass", style="bold yellow")
+        if t.in_window():
+            assert v.window is not None
+            d, tile = v.window
+            out = Text("CALL? ", style="bold reverse yellow")
+            out.append(f" {names[d]} discarded ")
+            out.append_text(render.tile_text(tile, "bold"))
+            out.append(": ")
+            keys = []
+            if Claim(t.seat, "expose") in legal:
+                keys.append("c claim for exposure")
+            if Claim(t.seat, "double") in legal:
+                keys.append("M claim DOUBLE Mah Jongg")
+            elif Claim(t.seat, "mahjongg") in legal:
+                keys.append("M claim Mah Jongg")
+            keys.append("p pass")
+            out.append(" · ".join(keys), style="bold")
+            if self.call_timer is not None:
+                out.append(f"  [{self.call_left}s]", style="bold red")
+            return out
+        if v.must == "expose":
+            return Text("Expose a group with the claimed tile: e choose", style="bold yellow")
+        if v.must in MJ_KINDS:
+            return Text("Declare the Mah Jongg the claimed tile makes: j choose",
+                        style="bold yellow")
+        if v.must == "error":
+            return Text("No Mah Jongg with the claimed tile: j or e choose", style="bold red")
+        out = Text("Your turn", style="bold green")
+        if v.acquired is not None:
+            got = "claimed" if v.claim is not None else "picked"
+            out.append(f" (you {got} ")
+            out.append_text(render.tile_text(v.acquired))
+            out.append(")")
+        out.append(": d discard")
+        if any(isinstance(a, Move) for a in legal):
+            out.append(" · m move")
+        if any(isinstance(a, MahJongg) for a in legal):
+            out.append(" · j MAH JONGG!", style="bold reverse green")
+        if any(isinstance(a, Exchange) for a in legal):
+            out.append(" · x exchange a Joker", style="bold")
+        if any(isinstance(a, Expose) for a in legal):
+            out.append(" · e expose")
+        if any(isinstance(a, Undeclare) for a in legal):
+            out.append(" · u go off declared hand")
+        return out
+
+    def say(self, text: str, style: str = "yellow") -> None:
+        self.message = Text(text, style=style)
+        self.redraw_status()
+
+    def _log(self, events: Sequence[Event], declaring: bool = False) -> None:
+        log = self.query_one("#log", RichLog)
+        for e in events:
+            line = render.narrate(e, self.names, declaring=declaring)
+            self.log_lines.append(line)
+            mine = getattr(e, "seat", None) == self.table.seat
+            style = "bold" if "MAH JONGG" in line or "DEAD" in line or "GAME OVER" in line \
+                else ("cyan" if mine else "")
+            log.write(Text(line, style=style))
+            if isinstance(e, Picked | Granted) and getattr(e, "seat", None) == self.table.seat:
+                self.message = Text()
+
+    def _hints_text(self) -> Text:
+        t = self.table
+        v = t.view()
+        if self.hints_cache is not None and self.hints_cache[0] == v.version:
+            return self.hints_cache[1]
+        fn = load_hints()
+        if fn is None:
+            text = render.hints_text(None, "Hints need twinrack.bots.hints, which is not "
+                                           "installed yet.")
+        else:
+            try:
+                text = render.hints_text(fn(v, t.card, top=3).to_dict())
+            except Exception as err:  # the hints must never take the game down
+                text = render.hints_text(None, f"No hints now: {err}")
+        self.hints_cache = (v.version, text)
+        return text
+
+    # ------------------------------------------------------------------ choices
+
+    def choose_from(self, actions: list[Action], title: str,
+                    then: Callable[[Action], None] | None = None) -> None:
+        """Show legal actions in a list, with what each would do; apply the one chosen
+        (asking first when it would kill a rack)."""
+        t = self.table
+        v = t.view()
+        rows: list[tuple[tuple[int, int, int], Action, str, tuple[int, ...]]] = []
+        for n, a in enumerate(actions):
+            killed: tuple[int, ...] = ()
+            line = None
+            order = (0, 0, n)
+            if isinstance(a, Expose | MahJongg | Exchange):
+                p = t.preview(a)
+                killed = p.kills
+                if p.mahjongg is not None:
+                    value = t.hand_value(p.mahjongg.hand)
+                    line = render.line_words(p.mahjongg, value)
+                    # presentation only: jokerless lines first, then the higher card value
+                    order = (0 if p.mahjongg.jokerless else 1, -(value or 0), n)
+            rows.append((order, a, render.action_label(a, self.names, v, killed, line),
+                         killed))
+        rows.sort(key=lambda row: row[0])
+        actions = [row[1] for row in rows]
+        labels = [row[2] for row in rows]
+        kills = [row[3] for row in rows]
+
+        def chosen(index: int | None) -> None:
+            if index is None:
+                self.say("Cancelled.", style="dim")
+                return
+            action = actions[index]
+            if kills[index]:
+                racks = ", ".join(str(r + 1) for r in kills[index])
+
+                def confirmed(yes: bool | None) -> None:
+                    if yes:
+                        self.act(action)
+                    else:
+                        self.say("Not exposed.", style="dim")
+                        self.prompted = None
+
+                self.app.push_screen(ConfirmScreen(
+                    f"{render.action_label(action, self.names, v)}\n\nThis exposure fits no "
+                    f"line of the card: rack {racks} will be DEAD. Expose anyway?"), confirmed)
+                return
+            (then or self.act)(action)
+
+        self.app.push_screen(ChoiceScreen(title, labels, warn=[bool(k) for k in kills]),
+                             chosen)
+
+    # ------------------------------------------------------------------ keys
+
+    def action_cursor(self, where: str) -> None:
+        a = self.arrangement
+        {"left": a.left, "right": a.right, "up": a.up, "down": a.down}[where]()
+        self.redraw()
+
+    def action_slide(self, step: int) -> None:
+        self.arrangement.shift(step)
+        self.fresh = None
+        self.redraw()
+
+    def action_sort(self) -> None:
+        self.arrangement.sort()
+        self.fresh = None
+        self.say("Racks sorted.", style="dim")
+        self.redraw()
+
+    def _cursor_tile(self) -> int | None:
+        tile = self.arrangement.tile
+        if tile is None:
+            self.say("You hold no concealed tile.", style="bold red")
+        return tile
+
+    def action_discard(self) -> None:
+        tile = self._cursor_tile()
+        if tile is None:
+            return
+        a = self.arrangement
+        self.act(Discard(self.table.seat, tile), gone=(a.rack, a.index))
+
+    def action_move(self) -> None:
+        tile = self._cursor_tile()
+        if tile is None:
+            return
+        t = self.table
+        src = self.arrangement.rack
+        n = t.rules.racks
+        legal = t.find(lambda x: isinstance(x, Move) and x.tile == tile and x.src == src)
+        for k in range(1, n):
+            action = Move(t.seat, tile, src, (src + k) % n)
+            if action in legal:
+                self.act(action)
+                return
+        self.act(Move(t.seat, tile, src, (src + 1) % n))  # refused: says why
+
+    def action_claim_expose(self) -> None:
+        self.act(Claim(self.table.seat, "expose"))
+
+    def action_claim_mahjongg(self) -> None:
+        t = self.table
+        double = Claim(t.seat, "double")
+        self.act(double if t.is_legal(double) else Claim(t.seat, "mahjongg"))
+
+    def action_pass_discard(self) -> None:
+        self.act(Pass(self.table.seat))
+
+    def action_expose(self) -> None:
+        t = self.table
+        options = t.find(lambda a: isinstance(a, Expose))
+        if options:
+            self.choose_from(options, "Expose which group? (!! = kills a rack)")
+            return
+        tile = self.arrangement.tile
+        self.act(Expose(t.seat, self.arrangement.rack, (tile if tile is not None else 0,) * 3))
+
+    def action_exchange(self) -> None:
+        t = self.table
+        options = t.find(lambda a: isinstance(a, Exchange))
+        if options:
+            self.choose_from(options, "Exchange which Joker?")
+            return
+        v = t.view()
+        for seat in v.seats:
+            for r, rack in enumerate(seat.racks):
+                for i, x in enumerate(rack.exposures):
+                    if x.jokers:
+                        self.act(Exchange(t.seat, x.tile, seat.seat, r, i))
+                        return
+        self.act(Exchange(t.seat, self.arrangement.tile or 0, t.seat, 0, 0))
+
+    def action_mahjongg(self) -> None:
+        t = self.table
+        options = t.find(lambda a: isinstance(a, MahJongg))
+        if options:
+            self.choose_from(options, "Declare Mah Jongg: which rack and tiles?")
+            return
+        a = self.arrangement
+        self.act(MahJongg(t.seat, a.rack, tuple(sorted(a.racks[a.rack]))))
+
+    def action_declare(self) -> None:
+        t = self.table
+        options = t.find(lambda a: isinstance(a, Declare))
+        if options:
+            self.choose_from(options, "Declare which Atomic-style hand?")
+            return
+        hand = next((h.id for h in t.card.hands if h.declared), "?")
+        tiles = tuple(sorted(self.arrangement.racks[0]))[:13]
+        self.act(Declare(t.seat, hand, tiles))
+
+    def action_undeclare(self) -> None:
+        t = self.table
+        action = Undeclare(t.seat)
+        if not t.is_legal(action):
+            self.act(action)
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.act(action)
+
+        self.app.push_screen(ConfirmScreen("Go off your declared hand for good?"), confirmed)
+
+    def action_hints(self) -> None:
+        self.hints_on = not self.hints_on
+        panel = self.query_one("#hints", Static)
+        panel.display = self.hints_on
+        if self.hints_on:
+            panel.update(self._hints_text())
+
+    def action_help(self) -> None:
+        self.app.push_screen(HelpScreen())
+
+    def action_new_game(self) -> None:
+        play = self.app
+        assert isinstance(play, PlayApp)
+        if self.table.over:
+            play.new_game()
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                play.new_game()
+
+        self.app.push_screen(ConfirmScreen("Abandon this game and deal a new one?"), confirmed)
+
+    def action_quit_game(self) -> None:
+        if self.table.over:
+            self.app.exit()
+            return
+
+        def confirmed(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+
+        self.app.push_screen(ConfirmScreen("Quit this game?"), confirmed)
+
+    # ------------------------------------------------------------------ the end
+
+    def score_text(self) -> Text:
+        t = self.table
+        st = t.state
+        # a settlement says something with 2 players, or with a pot (section 10)
+        pays = settlement(st).payouts if t.rules.players == 2 or t.rules.pot else ()
+        return render.score_text(t.score(), self.names, st.end_reason, st.winner, pays,
+                                 t.view().seed)
+
+    def show_score(self) -> None:
+        if self.score_shown:
+            return
+        self.score_shown = True
+        self._stop_timers()
+        self.say("Game over: n new game · q quit.", style="bold")
+
+        def done(what: str | None) -> None:
+            play = self.app
+            if what == "new" and isinstance(play, PlayApp):
+                play.new_game()
+            elif what == "quit":
+                self.app.exit()
+
+        self.app.push_screen(ScoreScreen(self.score_text()), done)
+
+
+# ---------------------------------------------------------------------------- the app
+
+
+class PlayApp(App[None]):
+    """``twinrack play``: one player (seat 0) against bots."""
+
+    ENABLE_COMMAND_PALETTE = False
+
+    CSS = """
+    #body { height: 1fr; }
+    #main { width: 1fr; }
+    #side { width: 34%; min-width: 28; max-width: 50; }
+    #opponents, #discards, #hand { height: auto; border: round $primary-darken-2;
+                                   padding: 0 1; }
+    #hand { border: round $success; }
+    #hints { height: auto; max-height: 60%; border: round $warning; padding: 0 1; }
+    #log { height: 1fr; border: round $primary-darken-2; }
+    #status { height: 2; padding: 0 1; background: $panel; }
+    ConfirmScreen, HelpScreen, ScoreScreen { align: center middle; }
+    ChoiceScreen { align: center bottom; }
+    #dialog { width: 90%; max-width: 100; height: auto; max-height: 90%;
+              border: thick $accent; background: $surface; padding: 0 1; }
+    #choices { height: auto; max-height: 20; }
+    """
+
+    def __init__(self, rules: RuleSet | None = None, *, seed: int | None = None,
+                 card: Card | None = None, bot: str | None = None, delay: float = 0.4,
+                 call_time: float = 0.0, auto_pass: bool = True,
+                 bots: dict[int, Any] | None = None, stack: Sequence[int] | None = None,
+                 state: GameState | None = None) -> None:
+        super().__init__()
+        if state is not None:
+            rules, card = state.rules, state.card
+        self.rules = rules or RuleSet()
+        self.seed = seed if seed is not None else int.from_bytes(os.urandom(4), "big")
+        self.card = card
+        self.bot = bot
+        self.delay = delay
+        self.call_time = call_time
+        self.auto_pass = auto_pass
+        self.table = Table(self.rules, seed=self.seed, card=card, bot=bot, bots=bots,
+                           stack=stack, state=state)
+        self.board = Board(self.table, delay=delay, call_time=call_time, auto_pass=auto_pass)
+
+    def get_default_screen(self) -> Screen[Any]:
+        return self.board
+
+    def new_game(self) -> None:
+        """Deal the next game: the next seed, the same rules and bots."""
+        while self.screen is not self.board:
+            self.pop_screen()
+        self.seed = self.table.seed + 1
+        self.table = Table(self.rules, seed=self.seed, card=self.card, bot=self.bot)
+        self.board.start(self.table)

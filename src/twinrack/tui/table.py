@@ -1,0 +1,183 @@
+"""One game at the terminal: the player's seat and bots, through the engine's calls only.
+
+Nothing here knows a rule. Every action the player takes is looked up in
+``legal_actions``; a refused one is explained by ``why_illegal``; what the player sees is
+``view(state, seat)`` and the events as that seat may see them. Previews (does this
+exposure kill a rack? which line does this Mah Jongg make?) apply the action to a copy of
+the game and read the events the engine gives back.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from twinrack.bots import BOTS
+from twinrack.card import Card, practice_card
+from twinrack.engine import (
+    Action,
+    GameState,
+    RuleSet,
+    Score,
+    View,
+    apply,
+    legal_actions,
+    new_game,
+    score,
+    view,
+    why_illegal,
+)
+from twinrack.engine.events import Event, MahJonggDeclared, RackDead
+from twinrack.engine.state import DECLARE, TURN, WINDOW
+
+
+def default_bot() -> str:
+    """The strongest ordinary bot registered: ``greedy`` when there is one."""
+    return "greedy" if "greedy" in BOTS else "random"
+
+
+def make_bot(name: str, card: Card) -> Any:
+    """An instance of a registered bot (given the card when its constructor takes one)."""
+    cls = BOTS[name]
+    try:
+        params = inspect.signature(cls).parameters
+    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
+        params = {}  # type: ignore[assignment]
+    if "card" in params:
+        return cls(card=card)
+    return cls()
+
+
+@dataclass
+class Preview:
+    """What an action would do, read from the events of applying it to a copy."""
+
+    kills: tuple[int, ...] = ()  # the player's racks it would make dead
+    mahjongg: MahJonggDeclared | None = None
+
+
+class Table:
+    """A game between the player (``seat``) and bots on every other seat."""
+
+    def __init__(self, rules: RuleSet, *, seed: int, card: Card | None = None,
+                 bot: str | None = None, seat: int = 0,
+                 bots: dict[int, Any] | None = None, stack: Sequence[int] | None = None,
+                 state: GameState | None = None) -> None:
+        """A new game dealt from ``seed`` (``stack``: rig the first tiles, for scenarios),
+        or ``state``, a game already under way (its rules and card win)."""
+        if state is not None:
+            rules, card = state.rules, state.card
+        self.rules = rules
+        self.card = card or practice_card()
+        self.seed = seed
+        self.seat = seat
+        self.bot_name = bot or default_bot()
+        self.state: GameState = state if state is not None else new_game(
+            rules, seed=seed, card=self.card, stack=stack)
+        given = bots or {}
+        self.bots: dict[int, Any] = {
+            s: given.get(s) or make_bot(self.bot_name, self.card)
+            for s in range(rules.players) if s != seat}
+        self.rngs = {s: random.Random(f"{seed}:{s}") for s in self.bots}
+
+    # ------------------------------------------------------------------ what the player sees
+
+    def view(self) -> View:
+        return view(self.state, self.seat)
+
+    def names(self) -> list[str]:
+        """How the log and the table name each seat."""
+        out = []
+        for s in range(self.rules.players):
+            if s == self.seat:
+                out.append("You")
+            elif self.rules.players == 2:
+                out.append("Bot")
+            else:
+                out.append(f"Bot {s}")
+        return out
+
+    def opening_events(self) -> list[Event]:
+        """The events so far (the deal), as the player may see them."""
+        return [e.seen_by(self.seat) for e in self.state.events]
+
+    @property
+    def over(self) -> bool:
+        return self.state.over
+
+    def score(self) -> Score:
+        return score(self.state)
+
+    # ------------------------------------------------------------------ whose move
+
+    def legal(self) -> list[Action]:
+        """The player's legal actions now."""
+        return legal_actions(self.state, self.seat)
+
+    def player_to_act(self) -> bool:
+        return self.seat in self.state.to_act()
+
+    def bot_to_act(self) -> int | None:
+        """A bot seat that must act now; the player answers first when both must."""
+        acting = self.state.to_act()
+        if not acting or self.seat in acting:
+            return None
+        return acting[0]
+
+    def phase(self) -> str:
+        return self.state.phase
+
+    def in_window(self) -> bool:
+        return self.state.phase == WINDOW
+
+    def in_turn(self) -> bool:
+        return self.state.phase == TURN
+
+    def declaring(self) -> bool:
+        return self.state.phase == DECLARE
+
+    # ------------------------------------------------------------------ acting
+
+    def bot_step(self) -> tuple[Action, list[Event]]:
+        """Let the bot that must act choose and play; the events as the player sees them."""
+        s = self.bot_to_act()
+        if s is None:
+            raise RuntimeError("no bot has to act now")
+        legal = legal_actions(self.state, s)
+        action = self.bots[s].choose(view(self.state, s), legal, self.rngs[s])
+        events = apply(self.state, action)
+        return action, [e.seen_by(self.seat) for e in events]
+
+    def play(self, action: Action) -> list[Event]:
+        """Apply the player's action (it must be legal); the events as the player sees
+        them."""
+        return [e.seen_by(self.seat) for e in apply(self.state, action)]
+
+    def find(self, wanted: Callable[[Action], bool]) -> list[Action]:
+        """The player's legal actions matching ``wanted``."""
+        return [a for a in self.legal() if wanted(a)]
+
+    def is_legal(self, action: Action) -> bool:
+        return action in self.legal()
+
+    def why(self, action: Action) -> str:
+        """Why the engine refuses ``action`` now, in its own words."""
+        return why_illegal(self.state, action).message
+
+    def preview(self, action: Action) -> Preview:
+        """Apply a legal action to a copy of the game and report what it would do."""
+        copy = self.state.copy()
+        events = apply(copy, action)
+        kills = tuple(e.rack for e in events if isinstance(e, RackDead) and e.seat == self.seat)
+        mj = next((e for e in events if isinstance(e, MahJonggDeclared)
+                   and e.seat == self.seat), None)
+        return Preview(kills, mj)  # nothing else: the copy may have gone on to a pick
+
+    def hand_value(self, hand_id: str) -> int | None:
+        for h in self.card.hands:
+            if h.id == hand_id:
+                return h.value
+        return None

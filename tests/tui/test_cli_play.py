@@ -1,0 +1,38 @@
+"""``twinrack play`` options: bad ones give one line and exit 2."""
+
+from __future__ import annotations
+
+import pytest
+
+from twinrack.cli import main
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--variant", "mahjong"], "--variant: unknown variant 'mahjong'"),
+    (["--players", "3"], "Siamese is played by 2 players"),
+    (["--variant", "royale", "--players", "2"], "Royale is played by 3 or 4 players"),
+    (["--bot", "nobody"], "--bot: unknown bot 'nobody' (known:"),
+    (["--revision", "1999"], "--revision: unknown revision '1999'"),
+    (["--seed", "three"], "--seed"),
+    (["--seed", "-1"], "--seed must not be negative"),
+    (["--delay", "-1"], "--delay must not be negative"),
+    (["--card", "/no/such/card.toml"], "--card:"),
+])
+def test_bad_options_give_one_line_and_exit_2(args: list[str], words: str,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("twinrack: ")
+    assert words in err
+
+
+def test_play_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--seed", "3"]) == 2  # pytest captures stdin/stdout: no terminal
+    assert "needs a terminal" in capsys.readouterr().err
+
+
+def test_play_is_listed_with_its_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--help"]) == 0
+    out = capsys.readouterr().out
+    for option in ("--variant", "--players", "--bot", "--seed", "--revision", "--card"):
+        assert option in out
