@@ -196,3 +196,18 @@ def test_every_message_is_exactly_the_engine_view_of_that_seat(database_url: str
                 assert m["view"]["seed"] is None or m["view"]["phase"] == "over"
             checked += 1
     assert checked > 50
+
+
+def test_my_games_lead_back_to_my_seat(database_url: str) -> None:
+    with make_client(database_url) as client:
+        client.get("/")  # the browser gets its id cookie
+        game_id, tokens = create_table(client)
+        page = client.get(f"/t/{game_id}?token={tokens[0]}")
+        assert f'data-token="{tokens[0]}"' in page.text
+        history = client.get("/history").text
+        assert f'href="/t/{game_id}"' in history
+        again = client.get(f"/t/{game_id}")  # no token: the seat cookie brings it back
+        assert f'data-token="{tokens[0]}"' in again.text
+        client.cookies.clear()
+        stranger = client.get(f"/t/{game_id}")
+        assert 'data-token=""' in stranger.text

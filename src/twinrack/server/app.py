@@ -135,7 +135,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         unfinished, finished = [], []
         for g in games:
             if g["status"] == "playing":
-                unfinished.append({**g, "url": f"/t/{g['id']}?seat={g['seat']}"})
+                unfinished.append({**g, "url": f"/t/{g['id']}"})
             else:
                 res = g["result"] or {}
                 totals = res.get("totals") or []
@@ -148,27 +148,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ------------------------------------------------------------------ table
 
     @app.get("/t/{game_id}", response_class=HTMLResponse)
-    async def table_page(request: Request, game_id: str, token: str | None = None,
-                         seat: int | None = None) -> HTMLResponse:
+    async def table_page(request: Request, game_id: str,
+                         token: str | None = None) -> HTMLResponse:
         table = await hub.get(game_id)
         if table is None:
             return page(request, "message.html", status=404, title="No such table",
                         message="There is no table at this address.")
-        owner = owner_of(request)
-        if token is None and seat is not None and owner:
-            # "my games": the browser that took a seat may come back without its token
-            mine = [g for g in await hub.games_of(owner) if g["id"] == game_id]
-            if not mine:
-                seat = None
+        seat_cookie = f"twinrack_seat_{game_id}"
+        if token is None:
+            # a browser that opened its invite link before comes back without it
+            remembered = request.cookies.get(seat_cookie)
+            if remembered and await hub.seat_for_token(game_id, remembered) is not None:
+                token = remembered
         my_seat = await hub.seat_for_token(game_id, token) if token else None
         if token and my_seat is None:
             return page(request, "message.html", status=403, title="Not a seat at this table",
                         message="This invite link is not valid for this table. You can "
                                 "still watch the game.", link=f"/t/{game_id}")
+        owner = owner_of(request)
         if my_seat is not None and owner:
             await hub.claim_owner(game_id, my_seat, owner)
-        return page(request, "table.html", game_id=game_id, token=token or "",
+        resp = page(request, "table.html", game_id=game_id, token=token or "",
                     seat=my_seat, names=[s.name for s in table.seats])
+        if token and my_seat is not None:
+            resp.set_cookie(seat_cookie, token, max_age=3600 * 24 * 60, httponly=True,
+                            samesite="lax", path=f"/t/{game_id}")
+        return resp
 
     @app.get("/t/{game_id}/replay", response_class=HTMLResponse)
     async def replay_page(request: Request, game_id: str) -> HTMLResponse:
