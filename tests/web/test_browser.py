@@ -240,14 +240,21 @@ def test_play_a_bot_to_the_end_verify_and_replay(server: str, browser: Any) -> N
             page.wait_for_function(CHANGED, arg=before, timeout=15000)
             assert page.locator(".my-rack[data-rack='2'] .hand-tile").count() == rack2 + 1
             moved = True
-            # a spectator sees the table without anyone's concealed tiles
-            watcher = ctx.new_page()
+            # a spectator (another browser: this one would be led back to its seat by
+            # its seat cookie) sees the table without anyone's concealed tiles
+            other = browser.new_context(viewport=DESKTOP)
+            watcher = other.new_page()
             watcher.goto(f"{server}/t/{gid}")
             watcher.wait_for_selector("#table-app[data-seat='']")
             assert watcher.locator(".seat-panel").count() == 2
             assert watcher.locator(".hand-tile, #btn-discard, #btn-hints").count() == 0
             assert watcher.get_by_text("spectating").count() == 1
-            watcher.close()
+            other.close()
+            # this browser, without its link, is led back to its own seat
+            mine = ctx.new_page()
+            mine.goto(f"{server}/t/{gid}")
+            mine.wait_for_selector("#table-app[data-seat='0']")
+            mine.close()
             continue
         if phase == "window" and not window_shot:
             page.wait_for_selector("#countdown")
