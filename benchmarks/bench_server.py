@@ -27,7 +27,7 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.server.server_process import ServerProcess  # noqa: E402
+from tests.server.server_process import ServerProcess
 
 
 async def create_tables(base: str, n: int) -> list[tuple[str, dict[int, str]]]:
@@ -56,7 +56,7 @@ async def play_seat(url: str, seat: int, rng: random.Random, measure_from: float
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=max(0.1, stop_at -
                                                                     time.monotonic()))
-            except (TimeoutError, asyncio.TimeoutError):
+            except TimeoutError:
                 break
             msg = json.loads(raw)
             kind = msg["type"]
@@ -82,7 +82,7 @@ async def play_seat(url: str, seat: int, rng: random.Random, measure_from: float
                         while True:
                             try:
                                 raw = await asyncio.wait_for(ws.recv(), timeout=0.001)
-                            except (TimeoutError, asyncio.TimeoutError):
+                            except TimeoutError:
                                 break
                             newer = json.loads(raw)
                             if newer["type"] == "state":
