@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 import tomllib
@@ -290,5 +291,7 @@ def load_card(path: str | Path | None = None) -> Card:
     return parse_card(source, str(path))
 
 
+@functools.cache
 def practice_card() -> Card:
+    """The bundled practice card, loaded once (a Card is immutable, so it is shared)."""
     return load_card(None)

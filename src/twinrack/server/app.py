@@ -17,7 +17,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from twinrack.bots import BOTS
-from twinrack.card import Card, parse_card, practice_card
+from twinrack.card import Card, practice_card
 from twinrack.engine import RuleSet, apply, new_game, parse_action, view
 from twinrack.engine.record import verify
 from twinrack.errors import CardError, TwinRackError
@@ -106,7 +106,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if len(raw) > MAX_CARD_BYTES:
                 return again(["that card file is too big (200 kB at most)"])
             try:
-                card = parse_card(raw.decode("utf-8"), card_file.filename)
+                card = hub.card_of(raw.decode("utf-8"), card_file.filename)
             except UnicodeDecodeError:
                 return again([f"{card_file.filename}: the card is not UTF-8 text"])
             except CardError as err:

@@ -21,6 +21,9 @@ def make_engine(url: str) -> Engine:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute("PRAGMA synchronous=NORMAL")
+            # checkpoints run in the background (Hub), never inside a player's commit
+            cur.execute("PRAGMA wal_autocheckpoint=0")
+            cur.execute("PRAGMA busy_timeout=5000")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
@@ -36,6 +39,14 @@ def migrate(engine: Engine) -> None:
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
+
+
+def checkpoint(engine: Engine) -> None:
+    """Copy the SQLite write-ahead log into the database without blocking writers."""
+    if engine.url.get_backend_name() != "sqlite":
+        return
+    with engine.connect() as conn:
+        conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
 
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:

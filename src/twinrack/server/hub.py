@@ -9,9 +9,10 @@ import os
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import select
+from sqlalchemy import Table as SATable
+from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.orm import Session, sessionmaker
 
 from twinrack.card import Card, parse_card
@@ -19,7 +20,7 @@ from twinrack.engine import RuleSet, apply, new_game, parse_action
 from twinrack.engine.record import record_of
 from twinrack.errors import TwinRackError
 from twinrack.server.config import Settings
-from twinrack.server.db import make_engine, migrate, session_factory
+from twinrack.server.db import checkpoint, make_engine, migrate, session_factory
 from twinrack.server.models import ActionRow, GameRow, SeatRow
 from twinrack.server.table import Seat, Table
 
@@ -51,8 +52,13 @@ class Hub:
         workers = 1 if settings.database_url.startswith("sqlite") else 4
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="twinrack-db")
         self.tables: dict[str, Table] = {}
+        self.cards: dict[str, Card] = {}
         self.lock = asyncio.Lock()
         self.pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
+        self.sqlite = settings.database_url.startswith("sqlite")
+        self.checkpoints = ThreadPoolExecutor(max_workers=1,
+                                              thread_name_prefix="twinrack-checkpoint")
+        self.checkpointer: asyncio.Task[None] | None = None
         self.writer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ start and stop
@@ -69,12 +75,30 @@ class Hub:
             if table is not None:
                 table.start()
         log.info("resumed %d unfinished tables", len(ids))
+        if self.sqlite:
+            self.checkpointer = asyncio.create_task(self._checkpoint_loop())
+
+    async def _checkpoint_loop(self) -> None:
+        """Every second, fold the write-ahead log into the SQLite file on a thread of its
+        own, so that no player's commit ever waits for it."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(1.0)
+            try:
+                await loop.run_in_executor(self.checkpoints, checkpoint, self.engine)
+            except Exception:
+                log.exception("checkpoint failed")
 
     async def stop(self) -> None:
+        if self.checkpointer is not None:
+            self.checkpointer.cancel()
         for table in list(self.tables.values()):
             await table.stop()
         self.tables.clear()
         self.pool.shutdown(wait=True)
+        self.checkpoints.shutdown(wait=True)
+        if self.sqlite:
+            checkpoint(self.engine)
         self.engine.dispose()
 
     async def _db(self, fn: Any, *args: Any) -> Any:
@@ -86,6 +110,18 @@ class Hub:
             return list(s.scalars(select(GameRow.id).where(GameRow.status == "playing")))
 
     # ------------------------------------------------------------------ games
+
+    def card_of(self, source: str, name: str) -> Card:
+        """A card from its source, parsed once per distinct text: every table playing
+        the same card shares one (immutable) Card and its compiled arrays."""
+        key = hashlib.sha256(source.encode()).hexdigest()
+        card = self.cards.get(key)
+        if card is None:
+            card = parse_card(source, name)
+            if len(self.cards) > 64:
+                self.cards.clear()
+            self.cards[key] = card
+        return card
 
     async def create(self, rules: RuleSet, card: Card, seats: list[NewSeat],
                      call_seconds: float) -> Created:
@@ -160,21 +196,24 @@ class Hub:
                     fut.set_result(None)
 
     def _store_batch(self, rows: list[dict[str, Any]]) -> None:
-        with self.sessions.begin() as s:
-            for r in rows:
-                s.add(ActionRow(game_id=r["game_id"], seq=r["seq"], seat=r["seat"],
-                                action=r["action"], events=r["events"], msg_id=r["msg_id"],
-                                by=r["by"]))
-            last: dict[str, dict[str, Any]] = {}
-            for r in rows:
-                last[r["game_id"]] = r
-            for game_id, r in last.items():
-                game = s.get(GameRow, game_id)
-                assert game is not None
-                game.version = r["version"]
+        """One transaction for a batch of actions (SQLAlchemy Core: no ORM bookkeeping)."""
+        actions = cast(SATable, ActionRow.__table__)
+        games = cast(SATable, GameRow.__table__)
+        last: dict[str, dict[str, Any]] = {}
+        for r in rows:
+            last[r["game_id"]] = r
+        with self.engine.begin() as conn:
+            conn.execute(insert(actions), [
+                {"game_id": r["game_id"], "seq": r["seq"], "seat": r["seat"],
+                 "action": r["action"], "events": r["events"], "msg_id": r["msg_id"],
+                 "by": r["by"]} for r in rows])
+            conn.execute(update(games).where(games.c.id == bindparam("gid"))
+                         .values(version=bindparam("v")),
+                         [{"gid": g, "v": r["version"]} for g, r in last.items()])
+            for g, r in last.items():
                 if r["over"]:
-                    game.status = "finished"
-                    game.result = r["result"]
+                    conn.execute(update(games).where(games.c.id == g)
+                                 .values(status="finished", result=r["result"]))
 
     async def get(self, game_id: str) -> Table | None:
         table = self.tables.get(game_id)
@@ -194,7 +233,7 @@ class Hub:
         if loaded is None:
             return None
         game, seats, actions = loaded
-        card = parse_card(game["card_source"], game["card_name"])
+        card = self.card_of(game["card_source"], game["card_name"])
         rules = RuleSet.from_dict(game["rules"])
         state = new_game(rules, seed=bytes.fromhex(game["seed"]), card=card)
         msg_ids: dict[str, int] = {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import random
 import time
@@ -48,9 +49,10 @@ def _hints_function() -> Any:
     if not _HINTS:
         try:
             from twinrack.bots.hints import hints
+
+            _HINTS.append(hints)
         except ImportError:
-            hints = None
-        _HINTS.append(hints)
+            _HINTS.append(None)
     return _HINTS[0]
 
 
@@ -74,22 +76,24 @@ class Connection:
     seat: int | None
     hints: bool = False  # the browser turns hints on with {"type": "hints", "on": true}
     log_sent: int = 0
-    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     writer: asyncio.Task[None] | None = None
 
     async def pump(self) -> None:
         """Send queued messages in order; a slow browser never blocks the table."""
         while True:
-            msg = await self.outbox.get()
-            if msg is None:
+            text = await self.outbox.get()
+            if text is None:
                 return
             try:
-                await self.ws.send_json(msg)
+                await self.ws.send_text(text)
             except Exception:  # the socket is gone; the reader side cleans up
                 return
 
     def send(self, msg: dict[str, Any] | None) -> None:
-        self.outbox.put_nowait(msg)
+        """Queue a message, encoded at once: queued text holds no objects for the
+        garbage collector to walk, however slow the browser."""
+        self.outbox.put_nowait(None if msg is None else json.dumps(msg, separators=(",", ":")))
 
 
 @dataclass
@@ -124,7 +128,7 @@ class Table:
         self.bots: dict[int, Any] = {}
         self.rngs = {s.seat: random.Random(f"{game_id}:{s.seat}") for s in seats}
         self.deadline: tuple[int, float] | None = None  # (version, monotonic deadline)
-        self.wakers: set[asyncio.Task[None]] = set()
+        self.timers: dict[str, asyncio.TimerHandle] = {}
         self.closed = False
         self.hint_cache: dict[tuple[int, int], dict[str, Any] | None] = {}
 
@@ -137,8 +141,9 @@ class Table:
 
     async def stop(self) -> None:
         self.closed = True
-        for w in list(self.wakers):
-            w.cancel()
+        for handle in self.timers.values():
+            handle.cancel()
+        self.timers.clear()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -328,19 +333,23 @@ class Table:
                     self._broadcast()
             self._later(max(0.0, self.deadline[1] - now), Command("timer", version=version))
 
-    def _later(self, delay: float, cmd: Command) -> None:
+    def _later(self, delay: float, cmd: Command, key: str | None = None) -> None:
+        """Queue ``cmd`` after ``delay`` seconds. A timer with the same key replaces the
+        previous one, so a table never holds more than one of each kind."""
+        key = key or (cmd.kind if cmd.seat is None else f"{cmd.kind}{cmd.seat}")
+        old = self.timers.pop(key, None)
+        if old is not None:
+            old.cancel()
         if delay <= 0:
             self.queue.put_nowait(cmd)
             return
+        loop = asyncio.get_running_loop()
+        self.timers[key] = loop.call_later(delay, self._fire, key, cmd)
 
-        async def fire() -> None:
-            await asyncio.sleep(delay)
-            if not self.closed:
-                self.queue.put_nowait(cmd)
-
-        task = asyncio.create_task(fire())
-        self.wakers.add(task)
-        task.add_done_callback(self.wakers.discard)
+    def _fire(self, key: str, cmd: Command) -> None:
+        self.timers.pop(key, None)
+        if not self.closed:
+            self.queue.put_nowait(cmd)
 
     # ------------------------------------------------------------------ messages
 
