@@ -5,13 +5,17 @@ from __future__ import annotations
 import json
 import random
 import sys
-import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
 
-from twinrack.bots import BOTS
+from twinrack.bots import BOTS, arena
+from twinrack.bots.arena import GameResult, Setup
 from twinrack.card import Card, load_card
 from twinrack.engine import RuleSet, apply, legal_actions, new_game, view
 from twinrack.engine.events import (
@@ -35,10 +39,9 @@ from twinrack.engine.events import (
     Stopped,
     Undeclared,
 )
-from twinrack.engine.game import game_facts, score, settlement
-from twinrack.engine.record import FORMAT, RecordError, record_of, replay, verify
+from twinrack.engine.game import score, settlement
+from twinrack.engine.record import FORMAT, RecordError, replay, verify
 from twinrack.engine.rules import RulesError
-from twinrack.engine.shuffle import derive_seed
 from twinrack.engine.state import GameState
 from twinrack.errors import CardError, TwinRackError
 from twinrack.tiles import CANONICAL, format_tiles
@@ -81,44 +84,26 @@ def play_game(rules: RuleSet, card: Card, seed: bytes, bots: list[Any],
 
 
 def simulate(rules: RuleSet, card: Card, bot_names: list[str], games: int, seed: int,
-             record_dir: Path | None = None) -> dict[str, Any]:
-    """Play ``games`` games and report what happened."""
-    bots = [BOTS[name]() for name in bot_names]
-    ends: dict[str, int] = {}
-    wall_games = 0
-    mahjonggs = 0
-    wins = [0] * rules.players
-    points = [0] * rules.players
-    actions = 0
-    started = time.perf_counter()
-    for i in range(games):
-        game_seed = derive_seed(seed, rules.variant, rules.players, i)
-        rngs = [random.Random(f"{seed}:{i}:{s}") for s in range(rules.players)]
-        game = play_game(rules, card, game_seed, bots, rngs)
-        assert game.end_reason is not None
-        ends[game.end_reason] = ends.get(game.end_reason, 0) + 1
-        facts = game_facts(game)
-        wall_games += facts.wall_game
-        mahjonggs += len(facts.mah_jonggs)
-        if game.end_reason == "mahjongg" and game.winner is not None:
-            wins[game.winner] += 1
-        for s, total in enumerate(score(game).totals):
-            points[s] += total
-        actions += len(game.actions)
-        if record_dir is not None:
-            path = record_dir / f"game-{i + 1:05d}.json"
-            path.write_text(json.dumps(record_of(game), indent=1) + "\n", encoding="utf-8")
-    seconds = time.perf_counter() - started
-    return {
-        "variant": rules.variant, "players": rules.players, "revision": rules.revision,
-        "bots": [{"seat": s, "name": name, "wins": wins[s],
-                  "points_per_game": points[s] / games if games else 0.0}
-                 for s, name in enumerate(bot_names)],
-        "games": games, "wall_games": wall_games, "ends": ends, "mahjonggs": mahjonggs,
-        "actions": actions, "seconds": round(seconds, 3),
-        "games_per_second": round(games / seconds, 2) if seconds > 0 else 0.0,
-        "seed": seed,
-    }
+             record_dir: Path | None = None, *, duplicate: bool = False, jobs: int = 1,
+             progress: Callable[[GameResult], None] | None = None) -> dict[str, Any]:
+    """Play ``games`` deals (each once per seat rotation with ``duplicate``) and report
+    what happened (see :mod:`twinrack.bots.arena`)."""
+    setup = Setup(rules, card, bot_names, seed, duplicate, record=record_dir is not None)
+    return arena.run(setup, games, jobs, record_dir, progress)
+
+
+def _summary_table(result: dict[str, Any]) -> Table:
+    table = Table(title=f"{result['games']} games of {result['variant']} "
+                        f"({result['players']} players, {result['revision']} rules"
+                        f"{', duplicate deals' if result['duplicate'] else ''})")
+    for col in ("bot", "wins", "win rate", "95% CI", "points/game", "p50 ms", "p99 ms"):
+        table.add_column(col, justify="left" if col == "bot" else "right")
+    for b in result["bots"]:
+        lo, hi = b["ci95"]
+        table.add_row(b["name"], str(b["wins"]), f"{100 * b['win_rate']:.1f}%",
+                      f"{100 * lo:.1f}-{100 * hi:.1f}%", f"{b['points_per_game']:+.2f}",
+                      f"{b['latency_ms_p50']:.2f}", f"{b['latency_ms_p99']:.2f}")
+    return table
 
 
 # ---------------------------------------------------------------------------- narration
@@ -223,15 +208,27 @@ def register(app: typer.Typer) -> None:
         strict: Annotated[bool, typer.Option("--strict", help="Mah Jongg in error rules")]
         = False,
         card: Annotated[str | None, typer.Option("--card", help="card file")] = None,
+        jobs: Annotated[int, typer.Option("--jobs", help="processes playing in parallel")]
+        = 1,
+        duplicate: Annotated[bool, typer.Option(
+            "--duplicate", help="play each deal once per seat rotation (luck cancels)")]
+        = False,
         as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+        quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
     ) -> None:
-        """Play games between bots and report the results."""
+        """Play games between bots and report the results.
+
+        With --duplicate, each of the --games deals is played once per rotation of the
+        seats (twice with two players). The winner of a game is the seat with the highest
+        score; win rates are over decisive games, with a Wilson 95% interval."""
         names = [b.strip() for b in bots.split(",") if b.strip()]
         unknown = [b for b in names if b not in BOTS]
         if unknown:
             _fail(f"unknown bot '{unknown[0]}' (known: {', '.join(sorted(BOTS))})")
         if games < 1:
             _fail("--games must be at least 1")
+        if jobs < 1:
+            _fail("--jobs must be at least 1")
         try:
             rules = RuleSet(variant=variant, players=len(names), revision=revision,
                             strict=strict)
@@ -245,17 +242,28 @@ def register(app: typer.Typer) -> None:
                 out_dir.mkdir(parents=True, exist_ok=True)
             except OSError as err:
                 _fail(f"cannot create {record}: {err}")
-        result = simulate(rules, _card(card), names, games, seed, out_dir)
+        the_card = _card(card)
+        total = games * (len(names) if duplicate else 1)
+        stderr = Console(stderr=True)
+        show = not quiet and stderr.is_terminal
+        with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                      MofNCompleteColumn(), TimeRemainingColumn(), console=stderr,
+                      disable=not show, transient=True) as bar:
+            task = bar.add_task(f"{','.join(names)} on {variant}", total=total)
+            result = simulate(rules, the_card, names, games, seed, out_dir,
+                              duplicate=duplicate, jobs=jobs,
+                              progress=lambda _r: bar.advance(task))
         if as_json:
             sys.stdout.write(json.dumps(result) + "\n")
             return
-        print(f"{games} games of {variant} ({len(names)} players, {revision} rules): "
-              f"{result['games_per_second']} games/s")
-        print(f"  ends: {result['ends']}; wall games: {result['wall_games']}; "
-              f"Mah Jonggs: {result['mahjonggs']}")
-        for b in result["bots"]:
-            print(f"  seat {b['seat']} {b['name']}: {b['wins']} wins, "
-                  f"{b['points_per_game']:+.2f} points/game")
+        out = Console(highlight=False)
+        out.print(_summary_table(result))
+        n = result["games"]
+        out.print(f"decisive games: {result['decisive']} of {n}; wall games: "
+                  f"{result['wall_games']} ({100 * result['wall_game_rate']:.1f}%); "
+                  f"ends: {result['ends']}; Mah Jonggs: {result['mahjonggs']}")
+        out.print(f"{result['games_per_second']} games/s with {jobs} "
+                  f"{'process' if jobs == 1 else 'processes'} ({result['seconds']} s)")
 
     @app.command("replay")
     def replay_command(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from twinrack.card import Card
 from twinrack.engine.actions import Action, Move
 from twinrack.engine.view import View
 
@@ -20,6 +21,9 @@ class RandomBot:
     """
 
     name = "random"
+
+    def __init__(self, card: Card | None = None) -> None:
+        self.card = card  # unused: a random bot needs no card
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         kinds: dict[type, list[Action]] = {}

@@ -1,0 +1,74 @@
+"""How likely a discard is to complete an opponent's rack, from what the table shows.
+
+An opponent's open rack can only be making lines that fit its exposures; a line is only
+possible while the tiles it still lacks are unseen by us (they may be in the wall or in
+that opponent's hand); and a line that wants a tile the opponent threw away is less likely
+to be the one it plays. Among the remaining lines, weighted that way, the chance that the
+one tile it waits for is ``t`` is the share of ``t`` in the line's tiles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from twinrack.bots.plans import Planner
+from twinrack.engine.view import View
+from twinrack.tiles import JOKER, NUM_KINDS
+
+FloatArray = npt.NDArray[np.float64]
+
+#: how much a line is believed less for each tile it wants that the opponent threw away
+THROWN = 0.35
+#: the same for a tile thrown since its last Mah Jongg
+RECENT = 0.1
+#: how much scarce tiles make a line less likely
+SCARCE = 0.0
+
+
+def waiting_tiles(pl: Planner, view: View, seat: int, unseen: Sequence[int],
+                  recent_from: int = 0) -> FloatArray:
+    """Per tile kind: the chance that it is the tile one of ``seat``'s open racks waits for,
+    given that the rack is one tile away (rack chances summed, at most 1). Discards from
+    position ``recent_from`` on (thrown since its last Mah Jongg) weigh more."""
+    out = np.zeros(NUM_KINDS)
+    sv = view.seats[seat]
+    un = np.asarray(unseen, dtype=np.int64)[:NUM_KINDS]
+    thrown = np.zeros(NUM_KINDS, dtype=np.int64)
+    recent = np.zeros(NUM_KINDS, dtype=np.int64)
+    for i, (s, t) in enumerate(view.discards):
+        if s == seat:
+            if i >= recent_from:
+                recent[t] += 1
+            else:
+                thrown[t] += 1
+    for r in sv.racks:
+        if r.mahjongg is not None or r.dead is not None:
+            continue
+        d = pl.cc.rack(r.exposures)
+        fit = np.flatnonzero(d.fit)
+        if not len(fit):
+            continue
+        nat = d.nat[fit, :NUM_KINDS].astype(np.int64)
+        tot = d.tot[fit, :NUM_KINDS].astype(np.int64)
+        big = tot - nat
+        # every natural must still be unseen; the groups may take Jokers for the rest
+        ok = (nat <= un).all(axis=1)
+        lack = np.maximum(big - np.maximum(un - nat, 0), 0).sum(axis=1)
+        ok &= lack <= un[JOKER]
+        if not ok.any():
+            continue
+        weight = np.where(ok, 1.0, 0.0)
+        weight *= THROWN ** ((tot > 0) & (thrown > 0)).sum(axis=1)
+        weight *= RECENT ** ((tot > 0) & (recent > 0)).sum(axis=1)
+        # lines whose tiles are mostly in sight elsewhere are less likely to be held
+        avail = np.where(tot > 0, np.minimum(un / np.maximum(tot, 1), 1.0), 1.0)
+        weight *= avail.prod(axis=1) ** SCARCE
+        if weight.sum() <= 0:
+            continue
+        share = tot / np.maximum(tot.sum(axis=1, keepdims=True), 1)
+        out += (weight[:, None] * share).sum(axis=0) / weight.sum()
+    result: FloatArray = np.minimum(out, 1.0)
+    return result

@@ -1,0 +1,426 @@
+"""The expert bot: plays for the chance to finish, not for tiles away.
+
+It counts the tiles it has not seen, scores each candidate plan by the chance of finishing
+it within the picks left (see :mod:`twinrack.bots.odds`) and by its points, and chooses
+the discard, claim or Joker exchange that leaves the best plan most likely to finish soon.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+
+import numpy as np
+
+from twinrack.bots.danger import waiting_tiles
+from twinrack.bots.greedy import (
+    GreedyBot,
+    Racks,
+    left_after,
+    minus,
+    open_racks,
+    plus,
+    with_exposure,
+)
+from twinrack.bots.odds import FloatArray, IntArray, Plans, candidates, chances
+from twinrack.bots.sampling import Futures
+from twinrack.bots.seen import Seat, unseen
+from twinrack.card import Card
+from twinrack.engine.actions import Action, Claim, Discard, Exchange, Expose, MahJongg, Pass
+from twinrack.engine.scoring import HandFacts, ScoringRules, hand_base
+from twinrack.engine.view import View
+from twinrack.tiles import JOKER
+
+#: weight of winning a wall game with the better first Mah Jongg against finishing
+WALL_WEIGHT = 0.0
+#: weight of a plan's card value (points decide the games the wall ends)
+VALUE_WEIGHT = 0.1
+#: tiles per pick that claimed discards add to a plan's groups
+CLAIMS = 0.0
+#: the horizons, as fractions of the picks left
+HORIZONS = (0.25, 0.5, 0.75, 1.0)
+PER_RACK = 40
+#: keep a first Mah Jongg concealed until this many picks per player are left
+HOLD = 1
+HOLD_WALL = 3
+#: a first Mah Jongg worth fewer points is not claimed while the wall is long
+FIRST_CLAIM_MIN = 60
+#: sampled futures: how many, for how many of the best options, with how many plans each
+MC_SAMPLES = 64
+MC_OPTIONS = 4
+MC_PLANS = 6
+#: weight of the share of futures where some plan (not only the best) finishes
+MC_FLEX = 0.5
+#: weight of the other plans' chances (a holding that keeps many plans alive)
+SPREAD = 1.0
+SLACK = 2
+
+
+#: weight of the chance of feeding an opponent's Mah Jongg
+DEFENSE = 0.0
+#: discards within this share of the best one's utility are compared for safety
+SAFE_MARGIN = 0.05
+WAIT_START = 0.1
+WAIT_SLOPE = 0.008
+WAIT_MAX = 0.3
+#: what feeding a first (not winning) Mah Jongg costs, against a winning one
+FIRST_FEED = 0.2
+
+#: the points of a typical first Mah Jongg (before an opponent has declared one)
+TYPICAL_FIRST = 50.0
+
+
+def rival_points(view: View, card: Card) -> float | None:
+    """The most Mah Jongg points any opponent has on the table (None: none yet), as the
+    score would count them if the wall ended now (rules section 10)."""
+    royale = view.variant != "siamese"  # more than one set: the Royale bonuses
+    best: float | None = None
+    for s in view.seats:
+        if s.seat == view.seat:
+            continue
+        pts = 0
+        for r in s.racks:
+            m = r.mahjongg
+            if m is None:
+                continue
+            try:
+                hand = card.hand(m.hand)
+            except KeyError:
+                pts += m.value
+                continue
+            facts = HandFacts(hand.id, hand.value, hand.singles_and_pairs, hand.quint,
+                              hand.star)
+            base, _notes = hand_base(facts, m.jokerless, ScoringRules(royale=royale))
+            pts += base + (10 if m.closed and view.revision == "2024" else 0)
+            if royale and hand.star and m.jokerless and not hand.singles_and_pairs:
+                pts += 25
+        if pts and (best is None or pts > best):
+            best = pts
+    return best
+
+
+class ExpertBot(GreedyBot):
+    """See the module docstring. ``budget_ms`` caps the thinking time of one decision."""
+
+    name = "expert"
+
+    def __init__(self, card: Card | None = None, budget_ms: float = 150.0) -> None:
+        super().__init__(card)
+        self.budget_ms = budget_ms
+        self.rival: float | None = None
+        self.late = False
+        self.since: dict[int, tuple[int, int]] = {}
+        self.recent: dict[int, int] = {}
+        self.deadline = 0.0
+
+    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        self.deadline = time.perf_counter() + self.budget_ms / 1000
+        self.rival = rival_points(view, self.card)
+        self.late = view.wall_left <= HOLD_WALL * view.players
+        self.remember(view)
+        return super().choose(view, legal, rng)
+
+    def remember(self, view: View) -> None:
+        """Note when each opponent's Mah Jongg count was first seen (public facts)."""
+        for sv in view.seats:
+            n = sum(r.mahjongg is not None for r in sv.racks)
+            if self.since.get(sv.seat, (-1, 0))[0] != n:
+                self.since[sv.seat] = (n, view.turn)
+                self.recent[sv.seat] = len(view.discards)
+
+    def threats(self, view: View) -> list[tuple[int, float]]:
+        """Opponents and how much feeding them a Mah Jongg tile would cost (the chance that
+        they wait for one tile, times what their Mah Jongg would mean)."""
+        out = []
+        for sv in view.seats:
+            if sv.seat == view.seat or sv.stopped:
+                continue
+            open_racks = [r for r in sv.racks if r.mahjongg is None and r.dead is None]
+            if not open_racks:
+                continue
+            _n, first_seen = self.since.get(sv.seat, (0, 0))
+            turns = (view.turn - first_seen) / view.players
+            if len(open_racks) == 1:
+                wait = min(WAIT_MAX, WAIT_START + WAIT_SLOPE * turns)
+                out.append((sv.seat, wait))
+            else:
+                wait = min(WAIT_MAX, WAIT_SLOPE * turns / 2)
+                out.append((sv.seat, FIRST_FEED * wait))
+        return out
+
+    def danger(self, view: View, seen_not: Sequence[int]) -> FloatArray:
+        """Per tile kind, the expected cost of discarding it (in chances of winning)."""
+        total = np.zeros(len(seen_not))
+        for seat, cost in self.threats(view):
+            if cost > 0:
+                total += cost * waiting_tiles(self.plans, view, seat, seen_not,
+                                              self.recent.get(seat, 0))
+        return total
+
+    def beats(self, points: IntArray) -> FloatArray:
+        """The chance that a first Mah Jongg worth ``points`` beats the best opponent's
+        at the end of the wall: against a declared one, whether it is more; before any,
+        against a typical first Mah Jongg."""
+        p = points.astype(np.float64)
+        if self.rival is not None:
+            out: FloatArray = np.where(p > self.rival, 1.0, np.where(p == self.rival, 0.5, 0.0))
+            return out
+        return 1.0 / (1.0 + np.exp(-(p - TYPICAL_FIRST) / 12.0))
+
+    # ------------------------------------------------------------------ evaluation
+
+    @staticmethod
+    def picks_left(view: View, after_discard: bool) -> int:
+        """About how many more tiles the seat will pick before the wall is spent."""
+        n = view.players
+        if after_discard:
+            return view.wall_left // n
+        return (view.wall_left + n - 1) // n
+
+    @staticmethod
+    def horizons(picks: int) -> list[int]:
+        return [max(0, round(picks * f)) for f in HORIZONS]
+
+    def utilities(self, base: Sequence[int], holdings: Sequence[Sequence[int]], racks: Racks,
+                  seen_not: Sequence[int], picks: int) -> FloatArray:
+        """The best plan's utility from each holding (plans drawn from ``base``)."""
+        best, _plans, _util = self.plan_utilities(base, holdings, racks, seen_not, picks)
+        return best
+
+    def plan_utilities(self, base: Sequence[int], holdings: Sequence[Sequence[int]],
+                       racks: Racks, seen_not: Sequence[int],
+                       picks: int) -> tuple[FloatArray, Plans, FloatArray]:
+        """Per holding the best utility, with the plans and every plan's utility."""
+        plans = candidates(self.plans, base, racks, per_rack=int(PER_RACK), slack=int(SLACK))
+        if not len(plans):
+            return np.zeros(len(holdings)), plans, np.zeros((len(holdings), 0))
+        h = np.asarray(holdings, dtype=np.int64)
+        hz = self.horizons(picks)
+        ch = chances(plans, h, seen_not, hz, CLAIMS)
+        util = ch.mean(axis=2)
+        if VALUE_WEIGHT:
+            util = util + VALUE_WEIGHT * ch[:, :, -1] * (plans.value[None, :] / 100.0)
+        if len(racks) == 2 and WALL_WEIGHT:
+            # a game the wall ends goes to the better first Mah Jongg: its chance counts
+            # where the whole plan may not finish
+            first = np.zeros(util.shape)
+            for i in range(2):
+                one = plans.rack(i, self.plans, racks)
+                p1 = chances(one, h, seen_not, hz[-1:], CLAIMS)[:, :, 0]
+                pts = one.value + 10 * (not one.exposed[0])
+                first = np.maximum(first, p1 * self.beats(pts)[None, :])
+            util = util + WALL_WEIGHT * first
+        best: FloatArray = util.max(axis=1)
+        if SPREAD:
+            best = best + SPREAD * (util.sum(axis=1) - best) / max(1, util.shape[1])
+        return best, plans, util
+
+    def refine(self, options: Sequence[int], holdings: Sequence[Sequence[int]],
+               plans: Plans, util: FloatArray, seen_not: Sequence[int], picks: int,
+               rng: random.Random) -> FloatArray:
+        """Sampled-future utilities of some holdings (indices ``options``): the best plan's
+        share of futures finished in time, plus the share where some plan finishes."""
+        keep: list[int] = []
+        for i in options:
+            for j in np.argsort(-util[i], kind="stable")[:MC_PLANS].tolist():
+                if j not in keep:
+                    keep.append(j)
+        sub = plans.take(np.asarray(keep, dtype=np.int64))
+        gen = np.random.default_rng(rng.getrandbits(63))
+        futures = Futures(seen_not, picks, int(MC_SAMPLES), gen)
+        h = np.asarray([holdings[i] for i in options], dtype=np.int64)
+        times = futures.finish(sub, h)  # h x p x s
+        hz = self.horizons(picks)
+        per_plan = futures.chances(times, hz).mean(axis=2)  # h x p
+        any_plan = futures.chances(times.min(axis=1), hz).mean(axis=1)  # h
+        out: FloatArray = per_plan.max(axis=1) + MC_FLEX * any_plan
+        return out
+
+    def utility(self, free: Sequence[int], racks: Racks, seen_not: Sequence[int],
+                picks: int) -> float:
+        return float(self.utilities(free, [free], racks, seen_not, picks)[0])
+
+    def planned(self, seat: Seat) -> bool:
+        """Whether the expert plans this position (one or two open racks); otherwise it
+        plays like the greedy bot (three or four open racks, Imperial)."""
+        return 1 <= len(open_racks(seat)) <= 2
+
+    # ------------------------------------------------------------------ decisions
+
+    def wait_for_better(self, view: View, seat: Seat, claim: Claim) -> bool:
+        """Pass on a discard that would make only a first Mah Jongg of few points, while
+        the wall is long: a claimed Mah Jongg must be declared at once, whereas a concealed
+        one can still grow (a Double, a dearer line)."""
+        if (not HOLD or claim.kind != "mahjongg" or view.window is None
+                or len(open_racks(seat)) != 2 or seat.declared is not None
+                or view.wall_left <= HOLD_WALL * view.players):
+            return False
+        return self.claim_points(seat, view.window[1]) < FIRST_CLAIM_MIN
+
+    def claim_points(self, seat: Seat, tile: int) -> int:
+        """The most a Mah Jongg made with ``tile`` would score (closed bonus included)."""
+        best = 0
+        with_tile = plus(seat.free, tile)
+        for _r, ex in open_racks(seat):
+            a = self.plans.rack_aways(with_tile, ex)
+            done = np.flatnonzero(a == 0)
+            if len(done):
+                best = max(best, int(self.plans.way_value[done].max()) + (0 if ex else 10))
+        return best
+
+    def complete_racks(self, free: Sequence[int], racks: Racks) -> int:
+        """How many of these racks the holding completes on its own."""
+        return sum(bool((self.plans.rack_aways(free, ex) == 0).any()) for _r, ex in racks)
+
+    def choose_turn(self, view: View, seat: Seat, legal: Sequence[Action],
+                    rng: random.Random) -> Action:
+        mjs = [a for a in legal if isinstance(a, MahJongg) and a.tiles]
+        if mjs and HOLD and self.may_hold(view, seat, mjs):
+            legal = [a for a in legal if not isinstance(a, MahJongg)]
+        return super().choose_turn(view, seat, legal, rng)
+
+    def choose_mahjongg(self, seat: Seat, options: Sequence[MahJongg]) -> MahJongg:
+        """A winning Mah Jongg, or a first one declared late: the most points. Otherwise
+        the one leaving the other racks nearest (the greedy choice)."""
+        racks = open_racks(seat)
+        if not (len(seat.open_racks) == 1 or self.late):
+            return super().choose_mahjongg(seat, options)
+
+        def key(a: MahJongg) -> tuple[bool, int, int]:
+            others = tuple(r for r in racks if r[0] != a.rack)
+            double = bool(others) and self.complete_racks(left_after(seat, a), others) == len(
+                others)
+            return (not double, -self.mahjongg_points(seat, a), a.rack)
+
+        return min(options, key=key)
+
+    def may_hold(self, view: View, seat: Seat, options: Sequence[MahJongg]) -> bool:
+        """Keep a first Mah Jongg concealed for now: flexible tiles (a Joker it uses may
+        yet be freed by a natural), a Double when the other rack follows. Never on the
+        winning Mah Jongg, a claimed tile, a declared hand, or near the end of the wall."""
+        racks = open_racks(seat)
+        if (view.must is not None or len(racks) != 2 or seat.declared is not None
+                or len(seat.open_racks) != 2):
+            return False
+        if view.wall_left <= HOLD_WALL * view.players:
+            return False
+        for a in options:
+            other = [r for r in racks if r[0] != a.rack]
+            rest = minus(seat.free, a.tiles)
+            if other and self.complete_racks(rest, tuple(other)):
+                return False  # a Double now
+        return True
+
+    def choose_discard(self, view: View, seat: Seat, options: Sequence[Discard],
+                       rng: random.Random) -> Discard:
+        if not self.planned(seat):
+            return super().choose_discard(view, seat, options, rng)
+        racks = open_racks(seat)
+        if HOLD and len(racks) == 2 and self.complete_racks(seat.free, racks):
+            # a Mah Jongg held concealed stays whole
+            keep = [a for a in options
+                    if self.complete_racks(minus(seat.free, (a.tile,)), racks)]
+            options = keep or options
+        seen_not = unseen(view)
+        holdings = [minus(seat.free, (a.tile,)) for a in options]
+        picks = self.picks_left(view, True)
+        util, plans, per_plan = self.plan_utilities(seat.free, holdings, racks, seen_not,
+                                                     picks)
+        risk = np.zeros(len(options))
+        if DEFENSE and view.wall_left > 0:
+            danger = self.danger(view, seen_not)
+            risk = DEFENSE * np.array([danger[a.tile] for a in options])
+        util = util - risk
+        if (MC_SAMPLES and len(plans) and len(options) > 1 and picks > 0
+                and time.perf_counter() < self.deadline):
+            top = np.argsort(-util, kind="stable")[:int(MC_OPTIONS)].tolist()
+            refined = self.refine(top, holdings, plans, per_plan, seen_not, picks, rng)
+            util = np.full(len(options), -np.inf)
+            util[top] = refined - risk[top]
+        order = sorted(range(len(options)),
+                       key=lambda i: (-round(float(util[i]), 9), options[i].tile == JOKER,
+                                      options[i].tile))
+        if SAFE_MARGIN and view.wall_left > 0:
+            # among discards nearly as good, the one least likely to feed a Mah Jongg
+            danger = self.danger(view, seen_not)
+            best = float(util[order[0]])
+            close = [i for i in order if float(util[i]) >= best - SAFE_MARGIN * abs(best)]
+            if len(close) > 1 and danger.max() > 0:
+                return options[min(close, key=lambda i: danger[options[i].tile])]
+        return options[order[0]]
+
+    def choose_claim(self, view: View, seat: Seat, legal: Sequence[Action],
+                     rng: random.Random) -> Action:
+        mj = self.mahjongg_claim(legal, view, seat)
+        if mj is not None and not (isinstance(mj, Claim) and self.wait_for_better(view, seat,
+                                                                                  mj)):
+            return mj
+        expose = next((a for a in legal if isinstance(a, Claim) and a.kind == "expose"), None)
+        passing = next(a for a in legal if isinstance(a, Pass))
+        if expose is None or view.window is None:
+            return passing
+        if not self.planned(seat):
+            return super().choose_claim(view, seat, legal, rng)
+        tile = view.window[1]
+        racks = open_racks(seat)
+        seen_not = unseen(view)
+        picks = self.picks_left(view, False)
+        now = self.utility(seat.free, racks, seen_not, picks)
+        with_tile = plus(seat.free, tile)
+        best = -1.0
+        for rack, tiles in self.exposure_options(seat, tile):
+            after = minus(with_tile, tiles)
+            new_racks = with_exposure(racks, rack, tiles)
+            kinds = [t for t in range(len(after)) if after[t]]
+            holdings = [minus(after, (t,)) for t in kinds]
+            if not holdings:
+                continue
+            u = self.utilities(after, holdings, new_racks, seen_not, picks - 1)
+            best = max(best, float(u.max()))
+        return expose if best > now else passing
+
+    def choose_exposure(self, view: View, seat: Seat, options: Sequence[Expose]) -> Expose:
+        if not self.planned(seat):
+            return super().choose_exposure(view, seat, options)
+        racks = open_racks(seat)
+        seen_not = unseen(view)
+        picks = self.picks_left(view, True)
+        best: tuple[float, Expose] | None = None
+        for a in options:
+            after = minus(seat.free, a.tiles)
+            kinds = [t for t in range(len(after)) if after[t]]
+            if not kinds:
+                continue
+            u = float(self.utilities(after, [minus(after, (t,)) for t in kinds],
+                                     with_exposure(racks, a.rack, a.tiles), seen_not,
+                                     picks).max())
+            if best is None or u > best[0]:
+                best = (u, a)
+        return options[0] if best is None else best[1]
+
+    def choose_exchange(self, view: View, seat: Seat,
+                        options: Sequence[Exchange]) -> Exchange | None:
+        if not self.planned(seat):
+            return super().choose_exchange(view, seat, options)
+        racks = open_racks(seat)
+        seen_not = unseen(view)
+        picks = self.picks_left(view, True)
+        base = plus(seat.free, JOKER)
+        now = self.turn_utility(seat.free, racks, seen_not, picks)
+        best: tuple[float, Exchange] | None = None
+        for a in options:
+            after = plus(minus(seat.free, (a.tile,)), JOKER)
+            kinds = [t for t in range(len(after)) if after[t]]
+            u = float(self.utilities(base, [minus(after, (t,)) for t in kinds], racks,
+                                     seen_not, picks).max())
+            if u >= now and (best is None or u > best[0]):
+                best = (u, a)
+        return None if best is None else best[1]
+
+    def turn_utility(self, free: Sequence[int], racks: Racks, seen_not: Sequence[int],
+                     picks: int) -> float:
+        """The utility of the best discard from a holding during a turn."""
+        kinds = [t for t in range(len(free)) if free[t]]
+        return float(self.utilities(free, [minus(free, (t,)) for t in kinds], racks,
+                                    seen_not, picks).max())

@@ -1,0 +1,198 @@
+"""The chance that a plan is finished in time, from the tiles a seat has not seen.
+
+A plan (one way per open rack) lacks some natural tiles for its singles and pairs and some
+tiles for its groups of 3 or more, which a Joker may fill. The seat's next picks are a
+uniform sample of its unseen tiles (the wall and the other hands, which it cannot tell
+apart), so the chance of drawing at least ``m`` of ``a`` useful tiles in ``d`` picks out of
+``u`` unseen is a hypergeometric tail. A plan is finished when every natural need is met
+(one tail per tile kind) and the groups' shortfall, less the Jokers held, is met by copies
+of those tiles or by Jokers (one more tail); the two are taken as independent. Scoring the
+chance at a few horizons up to the end of the wall and averaging rewards plans that finish
+early, not only by the end.
+
+Everything is vectorised over many plans and many holdings (one per candidate discard).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from twinrack.bots.plans import Exposures, Planner
+from twinrack.card.compiled import IMPOSSIBLE
+from twinrack.tiles import JOKER, NUM_KINDS
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+_LOGF = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, 4096, dtype=np.float64)))])
+MAX_NEED = 15
+#: copies of a tile counted for a group beyond what it lacks (-1: all)
+OUT_SLACK = 1
+
+
+def _log_choose(n: IntArray, k: IntArray) -> FloatArray:
+    ok = (k >= 0) & (k <= n)
+    out = np.full(np.broadcast(n, k).shape, -np.inf)
+    nn = np.broadcast_to(n, out.shape)[ok]
+    kk = np.broadcast_to(k, out.shape)[ok]
+    out[ok] = _LOGF[nn] - _LOGF[kk] - _LOGF[nn - kk]
+    return out
+
+
+_TAILS: dict[tuple[int, int], FloatArray] = {}
+
+
+def tails(unseen: int, draws: int) -> FloatArray:
+    """``T[a, m]``: the chance of at least ``m`` of ``a`` useful tiles among ``draws``
+    picked from ``unseen`` (``a`` up to ``unseen``, ``m`` up to ``MAX_NEED``)."""
+    draws = max(0, min(draws, unseen))
+    key = (unseen, draws)
+    t = _TAILS.get(key)
+    if t is not None:
+        return t
+    a = np.arange(unseen + 1)[:, None]
+    k = np.arange(MAX_NEED + 1)[None, :]
+    logp = (_log_choose(a, k) + _log_choose(unseen - a, draws - k)
+            - _log_choose(np.array(unseen), np.array(draws)))
+    pmf = np.exp(logp)
+    # tail[a, m] = sum_{k >= m} pmf[a, k]; at most MAX_NEED matter, the rest is 1 - head
+    head = np.cumsum(pmf, axis=1)
+    t = np.empty_like(pmf)
+    t[:, 0] = 1.0
+    t[:, 1:] = np.clip(1.0 - head[:, :-1], 0.0, 1.0)
+    if len(_TAILS) > 4096:
+        _TAILS.clear()
+    _TAILS[key] = t
+    return t
+
+
+@dataclass
+class Plans:
+    """Candidate plans for some open racks: per plan, the summed demand of its ways."""
+
+    racks: tuple[int, ...]
+    ways: IntArray  # plans x racks: way index per rack
+    nat: IntArray  # plans x 36: tiles for singles and pairs (exposures taken off)
+    big: IntArray  # plans x 36: tiles for groups of 3 or more
+    value: IntArray  # plans: card value of the lines
+    concealed: npt.NDArray[np.bool_]  # plans: some line is concealed-only
+    exposed: tuple[bool, ...] = ()  # per rack: has an exposure already
+
+    def __len__(self) -> int:
+        return len(self.value)
+
+    def take(self, idx: IntArray) -> Plans:
+        return Plans(self.racks, self.ways[idx], self.nat[idx], self.big[idx],
+                     self.value[idx], self.concealed[idx], self.exposed)
+
+    def rack(self, i: int, pl: Planner, racks: Sequence[tuple[int, Exposures]]) -> Plans:
+        """The one-rack plans of rack ``i`` (each plan's way on that rack alone)."""
+        d = pl.cc.rack(racks[i][1])
+        ways = self.ways[:, i:i + 1]
+        nat = d.nat[ways[:, 0], :NUM_KINDS].astype(np.int64)
+        tot = d.tot[ways[:, 0], :NUM_KINDS].astype(np.int64)
+        return Plans((self.racks[i],), ways, nat, tot - nat,
+                     pl.way_value[ways[:, 0]].astype(np.int64),
+                     pl.cc.way_concealed[ways[:, 0]], (self.exposed[i],))
+
+
+def candidates(pl: Planner, free: Sequence[int], racks: Sequence[tuple[int, Exposures]],
+               per_rack: int = 40, slack: int = 2, cap: int = 300) -> Plans:
+    """The plans worth scoring for one or two open racks: the nearest ways of each rack,
+    paired, keeping pairs within ``slack`` tiles of the best (at most ``cap``)."""
+    cc = pl.cc
+    c = np.asarray(free, dtype=np.int64)
+    demands = [cc.rack(ex) for _r, ex in racks]
+    if len(racks) == 1:
+        a = pl.rack_aways(free, racks[0][1])
+        best = int(a.min())
+        keep = np.flatnonzero(a <= best + slack + 1) if best < IMPOSSIBLE else a[:0]
+        if len(keep) > cap:
+            keep = keep[np.argsort(a[keep], kind="stable")[:cap]]
+        ways = keep[:, None]
+    else:
+        a1 = pl.rack_aways(free, racks[0][1])
+        a2 = pl.rack_aways(free, racks[1][1])
+        o1 = np.argsort(a1, kind="stable")[:per_rack]
+        o2 = np.argsort(a2, kind="stable")[:per_rack]
+        o1 = o1[a1[o1] < IMPOSSIBLE]
+        o2 = o2[a2[o2] < IMPOSSIBLE]
+        w1 = np.repeat(o1, len(o2))
+        w2 = np.tile(o2, len(o1))
+        pa = cc.pair_aways(c, w1, w2, racks[0][1], racks[1][1])
+        if len(pa) and int(pa.min()) < IMPOSSIBLE:
+            best = int(pa.min())
+            keep = np.flatnonzero(pa <= best + slack)
+            if len(keep) > cap:
+                keep = keep[np.argsort(pa[keep], kind="stable")[:cap]]
+        else:
+            keep = pa[:0]
+        ways = np.stack([w1[keep], w2[keep]], axis=1)
+    nat = np.zeros((len(ways), NUM_KINDS), dtype=np.int64)
+    tot = np.zeros((len(ways), NUM_KINDS), dtype=np.int64)
+    for i, d in enumerate(demands):
+        nat += d.nat[ways[:, i], :NUM_KINDS]
+        tot += d.tot[ways[:, i], :NUM_KINDS]
+    value = pl.way_value[ways].sum(axis=1) if len(ways) else np.zeros(0, dtype=np.int64)
+    concealed = np.asarray(cc.way_concealed[ways].any(axis=1) if len(ways)
+                           else np.zeros(0, dtype=bool), dtype=bool)
+    return Plans(tuple(r for r, _ex in racks), ways.astype(np.int64), nat, tot - nat,
+                 value.astype(np.int64), concealed, tuple(bool(ex) for _r, ex in racks))
+
+
+def needs(plans: Plans, holdings: IntArray) -> tuple[IntArray, IntArray, IntArray]:
+    """For holdings (h x 36) and plans: natural shortfall (h x p x 36), groups' shortfall
+    (h x p x 36) and Jokers held (h)."""
+    c = holdings[:, None, :].copy()
+    jokers = holdings[:, JOKER].copy()
+    c[:, :, JOKER] = 0
+    nat = plans.nat[None, :, :]
+    big = plans.big[None, :, :]
+    short_nat = np.maximum(nat - c, 0)
+    spare = np.maximum(c - nat, 0)
+    short_big = np.maximum(big - spare, 0)
+    return short_nat, short_big, jokers
+
+
+def chances(plans: Plans, holdings: IntArray, unseen: Sequence[int],
+            horizons: Sequence[int], claims: float = 0.0) -> FloatArray:
+    """The chance that each plan is finished from each holding within each horizon (a
+    number of picks): an array holdings x plans x horizons. ``claims``: how many more
+    tiles per pick the groups may get from claimed discards."""
+    h, p = holdings.shape[0], len(plans)
+    out = np.zeros((h, p, len(horizons)))
+    if not p or not h:
+        return out
+    un = np.asarray(unseen, dtype=np.int64)
+    total = int(un.sum())
+    sn, sb, jokers = needs(plans, holdings)
+    short = np.maximum(sb.sum(axis=2) - jokers[:, None], 0)  # h x p
+    wanted = sb > 0
+    # copies beyond what a group lacks (plus ``OUT_SLACK``) are not counted: they cannot
+    # all be used, and counting them would make a holding look better for lacking more
+    copies = np.maximum(un[None, None, :] - sn, 0)
+    if OUT_SLACK >= 0:
+        copies = np.minimum(copies, sb + OUT_SLACK)
+    outs = un[JOKER] + (copies * wanted).sum(axis=2)
+    outs = np.minimum(outs, total)
+    sn_c = np.minimum(sn, MAX_NEED)
+    short_c = np.minimum(short, MAX_NEED)
+    impossible = (sn > un[None, None, :]).any(axis=2) | (short > outs)
+    # only kinds that some plan lacks matter for the natural product
+    cols = np.flatnonzero(sn.any(axis=(0, 1)))
+    for i, d in enumerate(horizons):
+        t = tails(total, int(d))
+        if len(cols):
+            per = t[un[cols][None, None, :], sn_c[:, :, cols]]
+            p_nat = per.prod(axis=2)
+        else:
+            p_nat = np.ones((h, p))
+        p_big = (tails(total, round(d * (1 + claims)))[outs, short_c] if claims
+                 else t[outs, short_c])
+        out[:, :, i] = p_nat * p_big
+    out[impossible] = 0.0
+    return out

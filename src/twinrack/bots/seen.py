@@ -1,0 +1,85 @@
+"""What a seat knows from its view: its own tiles, its open racks, and the unseen tiles.
+
+A tile is *seen* by a seat when it lies in the seat's own concealed tiles, on the table
+(discards still lying there), in any exposure (Jokers as Jokers), in an exposed Mah Jongg or
+among the tiles of a Mah Jongg in error. Every other tile of the variant's set is *unseen*:
+it is in the wall or in another seat's concealed tiles, and the view cannot tell which.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from twinrack.card.exposure import Exposure
+from twinrack.engine.view import View
+from twinrack.tiles import JOKER, NUM_KINDS, tile_set
+
+
+def set_counts(view: View) -> list[int]:
+    """Copies of each tile kind in play in this variant."""
+    return list(tile_set(view.variant, view.players).counts)
+
+
+def public_seen(view: View) -> list[int]:
+    """Tiles every seat can see: the table, exposures, Mah Jonggs and errors."""
+    seen = [0] * NUM_KINDS
+    for _seat, t in view.discards:
+        seen[t] += 1
+    for s in view.seats:
+        for r in s.racks:
+            for x in r.exposures:
+                seen[x.tile] += x.size - x.jokers
+                seen[JOKER] += x.jokers
+            if r.mahjongg is not None:
+                for t in r.mahjongg.tiles:
+                    seen[t] += 1
+            for t in r.error_tiles:
+                seen[t] += 1
+    return seen
+
+
+def unseen(view: View) -> list[int]:
+    """Per tile kind, the copies the viewer has not seen (wall and others' hands)."""
+    total = set_counts(view)
+    seen = public_seen(view)
+    hand = own_counts(view)
+    return [max(0, a - b - c) for a, b, c in zip(total, seen, hand, strict=True)]
+
+
+def own_counts(view: View) -> list[int]:
+    """The viewer's concealed tiles as counts (all racks together)."""
+    out = [0] * NUM_KINDS
+    if view.counts is None:
+        return out
+    for rack in view.counts:
+        for t, n in enumerate(rack):
+            out[t] += n
+    return out
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat's position as its own view shows it."""
+
+    seat: int
+    free: tuple[int, ...]  # concealed tiles it may play (a declared hand's 13 left out)
+    open_racks: tuple[int, ...]  # racks with neither a Mah Jongg nor death
+    exposures: tuple[tuple[Exposure, ...], ...]  # per rack (every rack, open or not)
+    declared: str | None
+    fixed: tuple[int, ...]  # the 13 tiles fixed by a declared hand (counts), else zeros
+    mahjonggs: int
+
+
+def seat_of(view: View) -> Seat:
+    """The viewer's own position (``view.seat`` must not be ``None``)."""
+    assert view.seat is not None and view.counts is not None
+    me = view.seats[view.seat]
+    pool = own_counts(view)
+    fixed = [0] * NUM_KINDS
+    if me.declared is not None:
+        fixed = list(view.counts[0])
+    free = tuple(a - b for a, b in zip(pool, fixed, strict=True))
+    open_racks = tuple(i for i, r in enumerate(me.racks)
+                       if r.mahjongg is None and r.dead is None)
+    return Seat(view.seat, free, open_racks, tuple(r.exposures for r in me.racks),
+                me.declared, tuple(fixed), sum(r.mahjongg is not None for r in me.racks))

@@ -1,0 +1,69 @@
+"""Every level plays whole games of every variant, never trying an illegal action."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from twinrack.bots import BOTS
+from twinrack.card import practice_card
+from twinrack.engine import RuleSet, apply, legal_actions, new_game, score, view
+from twinrack.engine.shuffle import derive_seed
+
+VARIANTS = [("siamese", 2), ("royale", 3), ("royale", 4), ("imperial", 2)]
+
+
+def play(rules: RuleSet, names: list[str], seed: int) -> tuple[str, int]:
+    card = practice_card()
+    bots = [BOTS[n](card) for n in names]
+    rngs = [random.Random(f"{seed}:{s}") for s in range(rules.players)]
+    game = new_game(rules, seed=derive_seed(seed, rules.variant, rules.players), card=card)
+    steps = 0
+    while not game.over:
+        seat = game.to_act()[0]
+        legal = legal_actions(game, seat)
+        action = bots[seat].choose(view(game, seat), legal, rngs[seat])
+        assert action in legal, f"{names[seat]} chose {action}, not legal"
+        apply(game, action)
+        steps += 1
+        assert steps < 20_000
+    assert game.end_reason is not None
+    score(game)
+    return game.end_reason, steps
+
+
+@pytest.mark.parametrize(("variant", "players"), VARIANTS)
+@pytest.mark.parametrize("level", ["random", "greedy", "expert"])
+def test_level_plays_a_full_game(level: str, variant: str, players: int) -> None:
+    rules = RuleSet.for_variant(variant, players)
+    play(rules, [level] * players, seed=7)
+
+
+@pytest.mark.parametrize(("variant", "players"), VARIANTS)
+def test_mixed_table(variant: str, players: int) -> None:
+    names = (["expert", "greedy", "random", "greedy"])[:players]
+    play(RuleSet.for_variant(variant, players), names, seed=3)
+
+
+@pytest.mark.parametrize("options", [{"revision": "2019"}, {"strict": True},
+                                     {"expose_any_time": True}, {"last_discard": "any"}])
+def test_rule_options(options: dict[str, object]) -> None:
+    rules = RuleSet(**options)  # type: ignore[arg-type]
+    for level in ("greedy", "expert"):
+        play(rules, [level, "greedy"], seed=11)
+
+
+def test_greedy_never_kills_its_own_racks() -> None:
+    """An exposure that fits no line is legal but kills the rack: greedy never makes one."""
+    card = practice_card()
+    for seed in range(4):
+        rules = RuleSet()
+        bots = [BOTS["greedy"](card) for _ in range(2)]
+        rngs = [random.Random(seed), random.Random(seed + 1)]
+        game = new_game(rules, seed=derive_seed(seed, "dead"), card=card)
+        while not game.over:
+            seat = game.to_act()[0]
+            apply(game, bots[seat].choose(view(game, seat), legal_actions(game, seat),
+                                          rngs[seat]))
+        assert all(r.dead is None for p in game.players for r in p.racks)
