@@ -21,6 +21,7 @@ def make_client(database_url: str, **overrides: Any) -> TestClient:
 
 def create_table(client: TestClient, **form: str) -> tuple[str, dict[int, str]]:
     """Create a table through the lobby form; returns the game id and the seat tokens."""
+    form.pop("hints", None)
     data = {"name": "Ann", "variant": "siamese", "players": "2", "seat1": "random", **form}
     r = client.post("/tables", data=data)
     assert r.status_code == 200, r.text

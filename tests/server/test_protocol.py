@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from tests.server.helpers import (
     create_table,
     make_client,
@@ -154,17 +156,23 @@ def test_two_people_play_by_invite_link(database_url: str) -> None:
             assert states[0]["score"] == states[1]["score"]
 
 
-def test_every_message_is_exactly_the_engine_view_of_that_seat(database_url: str) -> None:
-    """No hidden tile leaks: each state message carries the engine's view for its seat at
-    that version, and each log line is the event as that seat may see it."""
+@pytest.mark.parametrize(("variant", "players", "seed"), [
+    ("siamese", "2", 11), ("royale", "3", 12), ("royale", "4", 13), ("imperial", "2", 14)])
+def test_every_message_is_exactly_the_engine_view_of_that_seat(
+        database_url: str, variant: str, players: str, seed: int) -> None:
+    """No hidden tile leaks, over random games of every variant: each state message carries
+    the engine's view for its seat at that version (and the engine's views are tested to
+    hold nothing hidden), and each log line is the event as that seat may see it."""
     with make_client(database_url) as client:
-        game_id, tokens = create_table(client, variant="royale", players="3", seat1="random",
-                                       seat2="random")
+        game_id, tokens = create_table(client, variant=variant, players=players,
+                                       seat1="random", seat2="random", seat3="random",
+                                       hints="on")
         player: list[dict] = []
         watcher: list[dict] = []
         with client.websocket_connect(f"/ws/{game_id}") as spectator, \
                 client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as ws:
-            play_to_end(ws, random.Random(11), player)
+            ws.send_json({"type": "hints", "on": True})
+            play_to_end(ws, random.Random(seed), player)
             while True:
                 m = spectator.receive_json()
                 watcher.append(m)
@@ -192,10 +200,13 @@ def test_every_message_is_exactly_the_engine_view_of_that_seat(database_url: str
             for k, line in enumerate(m["log"]):
                 truth = parse_event(all_events[m["log_start"] + k])
                 assert line == str(truth.seen_by(seat))
-            if seat is None or m["view"]["phase"] != "over":
-                assert m["view"]["seed"] is None or m["view"]["phase"] == "over"
+            if m["view"]["phase"] != "over":
+                assert m["view"]["seed"] is None and m["score"] is None
+            if m.get("hints"):
+                assert seat == 0  # hints go only to their own seat, from its own view
             checked += 1
     assert checked > 50
+    assert any(m.get("hints") for m in player if m["type"] == "state")
 
 
 def test_my_games_lead_back_to_my_seat(database_url: str) -> None:
