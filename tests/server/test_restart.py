@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import re
@@ -49,7 +50,8 @@ def test_kill_and_restart_resumes_the_identical_game(database_url: str, tmp_path
         tokens = {0: t0, 1: t1}
         ws_url = f"ws://127.0.0.1:{server.port}/ws/{game_id}?token="
         rng = random.Random(5)
-        socks = {s: connect(ws_url + tok) for s, tok in tokens.items()}
+        first = contextlib.ExitStack()
+        socks = {s: first.enter_context(connect(ws_url + tok)) for s, tok in tokens.items()}
         states = {s: _recv_state(ws) for s, ws in socks.items()}
         _sync(socks, states)
         n = 0
@@ -58,11 +60,11 @@ def test_kill_and_restart_resumes_the_identical_game(database_url: str, tmp_path
             n += 1
         before = {s: {k: states[s][k] for k in ("version", "view", "legal")} for s in states}
         server.kill()
-        for ws in socks.values():
-            ws.close()
+        first.close()
 
         server.start()
-        socks = {s: connect(ws_url + tok) for s, tok in tokens.items()}
+        second = contextlib.ExitStack()
+        socks = {s: second.enter_context(connect(ws_url + tok)) for s, tok in tokens.items()}
         after = {s: _recv_state(ws) for s, ws in socks.items()}
         for s in tokens:
             assert {k: after[s][k] for k in ("version", "view", "legal")} == before[s]
@@ -71,8 +73,7 @@ def test_kill_and_restart_resumes_the_identical_game(database_url: str, tmp_path
         while states[0]["view"]["phase"] != "over":
             _step(socks, states, rng, n)
             n += 1
-        for ws in socks.values():
-            ws.close()
+        second.close()
         verdict = httpx.get(f"{server.base}/api/games/{game_id}/verify").json()
         assert verdict["ok"] is True, verdict
     finally:
