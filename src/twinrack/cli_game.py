@@ -18,33 +18,12 @@ from twinrack.bots import BOTS, arena
 from twinrack.bots.arena import GameResult, Setup
 from twinrack.card import Card, load_card
 from twinrack.engine import RuleSet, apply, legal_actions, new_game, view
-from twinrack.engine.events import (
-    Claimed,
-    Cut,
-    Dealt,
-    Discarded,
-    Ended,
-    Event,
-    Exchanged,
-    Exposed,
-    Granted,
-    HandDeclared,
-    MahJonggDeclared,
-    MahJonggError,
-    Moved,
-    Passed,
-    Picked,
-    RackDead,
-    Started,
-    Stopped,
-    Undeclared,
-)
 from twinrack.engine.game import score, settlement
 from twinrack.engine.record import FORMAT, RecordError, replay, verify
 from twinrack.engine.rules import RulesError
 from twinrack.engine.state import GameState
 from twinrack.errors import CardError, TwinRackError
-from twinrack.tiles import CANONICAL, format_tiles
+from twinrack.narration import narrate
 
 WINDS = ("East", "South", "West", "North")
 
@@ -114,61 +93,6 @@ def _seat(s: int | None, players: int) -> str:
         return "?"
     return f"{WINDS[s] if players == 4 or s == 0 else 'seat ' + str(s)} ({s})" \
         if players != 2 else ("East (0)" if s == 0 else "opponent (1)")
-
-
-def narrate(e: Event, players: int) -> str:
-    """One event in words."""
-    def who(s: int | None) -> str:
-        return _seat(s, players)
-    if isinstance(e, Started):
-        return (f"{e.variant.title()} Siamese, {e.players} players, {e.revision} rules; "
-                f"wall committed to sha256 {e.commitment[:16]}...")
-    if isinstance(e, Cut):
-        return f"East throws {e.die} and cuts the first wall by {e.die} stacks"
-    if isinstance(e, Dealt):
-        tiles = format_tiles(e.tiles) if e.tiles is not None else "(hidden)"
-        return f"{who(e.seat)} is dealt {e.count}: {tiles}"
-    if isinstance(e, Picked):
-        return f"{who(e.seat)} picks {CANONICAL[e.tile] if e.tile is not None else 'a tile'}"
-    if isinstance(e, Discarded):
-        return f"{who(e.seat)} discards {CANONICAL[e.tile]}"
-    if isinstance(e, Passed):
-        return f"  {who(e.seat)} passes"
-    if isinstance(e, Claimed):
-        return f"  {who(e.seat)} claims for {e.kind}"
-    if isinstance(e, Granted):
-        return f"{who(e.seat)} takes {CANONICAL[e.tile]} from {who(e.discarder)} ({e.kind})"
-    if isinstance(e, Exposed):
-        return f"{who(e.seat)} exposes {format_tiles(e.tiles)} on rack {e.rack + 1}"
-    if isinstance(e, RackDead):
-        why = "its exposures match no line" if e.reason == "exposure" else "Mah Jongg in error"
-        return f"{who(e.seat)}'s rack {e.rack + 1} is dead: {why}"
-    if isinstance(e, Exchanged):
-        return (f"{who(e.seat)} gives {CANONICAL[e.tile]} for a Joker of {who(e.owner)}'s "
-                f"rack {e.rack + 1}")
-    if isinstance(e, MahJonggDeclared):
-        flags = ", ".join(f for f, on in (("jokerless", e.jokerless), ("closed", e.closed))
-                          if on)
-        return (f"{who(e.seat)} declares MAH JONGG on rack {e.rack + 1}: {e.hand}"
-                f"{' (' + flags + ')' if flags else ''}")
-    if isinstance(e, MahJonggError):
-        if e.rack is None:
-            return f"{who(e.seat)} claimed Mah Jongg but has none (in error)"
-        return f"{who(e.seat)} declares a Mah Jongg in error on rack {e.rack + 1}"
-    if isinstance(e, Moved):
-        return f"{who(e.seat)} moves a tile from rack {e.src + 1} to rack {e.dst + 1}"
-    if isinstance(e, HandDeclared):
-        return f"{who(e.seat)} declares {e.hand}"
-    if isinstance(e, Undeclared):
-        return f"{who(e.seat)} goes off the declared hand ({e.reason})"
-    if isinstance(e, Stopped):
-        return f"{who(e.seat)} has no open rack left and stops"
-    if isinstance(e, Ended):
-        text = {"mahjongg": f"{who(e.seat)} wins", "wall": "the wall is spent",
-                "dead": f"both of {who(e.seat)}'s racks are dead",
-                "stopped": "no one is left to play"}.get(e.reason, e.reason)
-        return f"GAME OVER: {text}"
-    return str(e)
 
 
 # ---------------------------------------------------------------------------- commands
@@ -294,8 +218,9 @@ def register(app: typer.Typer) -> None:
         except RecordError as err:
             _fail(f"{path}: {err.message}")
         players = state.rules.players
+        names = [_seat(i, players) for i in range(players)]
         for e in state.events:
-            print(narrate(e, players))
+            print(narrate(e, names))
         if state.over:
             s = score(state)
             print("\nScore:")
