@@ -1,8 +1,25 @@
-"""The expert bot: plays for the chance to finish, not for tiles away.
+"""The expert bot: plays for the chance to finish first, not for tiles away.
 
-It counts the tiles it has not seen, scores each candidate plan by the chance of finishing
-it within the picks left (see :mod:`twinrack.bots.odds`) and by its points, and chooses
-the discard, claim or Joker exchange that leaves the best plan most likely to finish soon.
+* **Unseen tiles.** It counts, from its view, every tile it has not seen (wall and other
+  hands together) and scores each candidate plan (one line per open rack) by the chance of
+  finishing it within the picks left, taken at several horizons so that early finishes
+  count more (:mod:`twinrack.bots.odds`), plus a little for the plan's points and for the
+  other plans the holding keeps alive.
+* **Sampled futures.** For the few best discards it then samples the hidden tiles many
+  times, consistently with the view, and plays its own next picks forward in each sample
+  (:mod:`twinrack.bots.sampling`), within a time budget.
+* **Timing the Mah Jonggs.** A first Mah Jongg made from its own pick is kept concealed
+  (the rack stays whole) until the other rack completes too, for a Double Mah Jongg, or
+  until the wall runs short; a discard that would only give a cheap first Mah Jongg is not
+  claimed while the wall is long (a claimed Mah Jongg must be declared at once). Late in
+  the game it declares the Mah Jongg worth most.
+* **Not feeding.** When an opponent has one rack left (its next Mah Jongg wins, and costs
+  the thrower 25), among discards nearly as good as the best it throws the one least
+  likely to complete that rack (:mod:`twinrack.bots.danger`).
+* Claims, exposures and Joker exchanges are judged by the same chance of finishing.
+
+With three or four open racks (Imperial before its first Mah Jonggs) it plays like the
+greedy bot, whose rack-by-rack plans scale to four racks.
 """
 
 from __future__ import annotations
@@ -23,7 +40,7 @@ from twinrack.bots.greedy import (
     plus,
     with_exposure,
 )
-from twinrack.bots.odds import FloatArray, IntArray, Plans, candidates, chances
+from twinrack.bots.odds import FloatArray, Plans, candidates, chances
 from twinrack.bots.sampling import Futures
 from twinrack.bots.seen import Seat, unseen
 from twinrack.card import Card
@@ -32,43 +49,41 @@ from twinrack.engine.scoring import HandFacts, ScoringRules, hand_base
 from twinrack.engine.view import View
 from twinrack.tiles import JOKER
 
-#: weight of winning a wall game with the better first Mah Jongg against finishing
-WALL_WEIGHT = 0.0
+# The weights below were tuned in the arena against the greedy bot (docs/bots.md).
+
+#: the horizons at which a plan's chance is taken, as fractions of the picks left
+HORIZONS = (0.25, 0.5, 0.75, 1.0)
 #: weight of a plan's card value (points decide the games the wall ends)
 VALUE_WEIGHT = 0.1
-#: tiles per pick that claimed discards add to a plan's groups
-CLAIMS = 0.0
-#: the horizons, as fractions of the picks left
-HORIZONS = (0.25, 0.5, 0.75, 1.0)
+#: weight of the other plans' chances (a holding that keeps many plans alive)
+SPREAD = 1.0
+#: candidate plans: the nearest ways of each rack, pairs within SLACK of the best pair
 PER_RACK = 40
+SLACK = 2
 #: keep a first Mah Jongg concealed until this many picks per player are left
-HOLD = 1
+HOLD = True
 HOLD_WALL = 3
 #: a first Mah Jongg worth fewer points is not claimed while the wall is long
 FIRST_CLAIM_MIN = 60
+#: with this few picks left, a first Mah Jongg that beats the opponents' is claimed
+CLAIM_LATE = 0
+#: how much better (a share of the utility) a claim for an exposure must make the plan
+EXPOSE_MARGIN = 0.2
 #: sampled futures: how many, for how many of the best options, with how many plans each
 MC_SAMPLES = 64
 MC_OPTIONS = 4
 MC_PLANS = 6
 #: weight of the share of futures where some plan (not only the best) finishes
 MC_FLEX = 0.5
-#: weight of the other plans' chances (a holding that keeps many plans alive)
-SPREAD = 1.0
-SLACK = 2
-
-
-#: weight of the chance of feeding an opponent's Mah Jongg
-DEFENSE = 0.0
 #: discards within this share of the best one's utility are compared for safety
-SAFE_MARGIN = 0.05
+SAFE_MARGIN = 0.02
+#: the chance that an opponent with one rack left waits for one tile: at first, the rise
+#: per own pick since its last Mah Jongg, the most
 WAIT_START = 0.1
 WAIT_SLOPE = 0.008
 WAIT_MAX = 0.3
 #: what feeding a first (not winning) Mah Jongg costs, against a winning one
 FIRST_FEED = 0.2
-
-#: the points of a typical first Mah Jongg (before an opponent has declared one)
-TYPICAL_FIRST = 50.0
 
 
 def rival_points(view: View, card: Card) -> float | None:
@@ -129,7 +144,7 @@ class ExpertBot(GreedyBot):
                 self.since[sv.seat] = (n, view.turn)
                 self.recent[sv.seat] = len(view.discards)
 
-    def threats(self, view: View) -> list[tuple[int, float]]:
+    def threats(self, view: View, winning_only: bool = False) -> list[tuple[int, float]]:
         """Opponents and how much feeding them a Mah Jongg tile would cost (the chance that
         they wait for one tile, times what their Mah Jongg would mean)."""
         out = []
@@ -144,31 +159,21 @@ class ExpertBot(GreedyBot):
             if len(open_racks) == 1:
                 wait = min(WAIT_MAX, WAIT_START + WAIT_SLOPE * turns)
                 out.append((sv.seat, wait))
-            else:
+            elif not winning_only:
                 wait = min(WAIT_MAX, WAIT_SLOPE * turns / 2)
                 out.append((sv.seat, FIRST_FEED * wait))
         return out
 
-    def danger(self, view: View, seen_not: Sequence[int]) -> FloatArray:
-        """Per tile kind, the expected cost of discarding it (in chances of winning)."""
+    def danger(self, view: View, seen_not: Sequence[int],
+               winning_only: bool = False) -> FloatArray:
+        """Per tile kind, the expected cost of discarding it (in chances of winning); with
+        ``winning_only``, only from opponents whose next Mah Jongg wins."""
         total = np.zeros(len(seen_not))
-        for seat, cost in self.threats(view):
+        for seat, cost in self.threats(view, winning_only):
             if cost > 0:
                 total += cost * waiting_tiles(self.plans, view, seat, seen_not,
                                               self.recent.get(seat, 0))
         return total
-
-    def beats(self, points: IntArray) -> FloatArray:
-        """The chance that a first Mah Jongg worth ``points`` beats the best opponent's
-        at the end of the wall: against a declared one, whether it is more; before any,
-        against a typical first Mah Jongg."""
-        p = points.astype(np.float64)
-        if self.rival is not None:
-            out: FloatArray = np.where(p > self.rival, 1.0, np.where(p == self.rival, 0.5, 0.0))
-            return out
-        return 1.0 / (1.0 + np.exp(-(p - TYPICAL_FIRST) / 12.0))
-
-    # ------------------------------------------------------------------ evaluation
 
     @staticmethod
     def picks_left(view: View, after_discard: bool) -> int:
@@ -197,20 +202,10 @@ class ExpertBot(GreedyBot):
             return np.zeros(len(holdings)), plans, np.zeros((len(holdings), 0))
         h = np.asarray(holdings, dtype=np.int64)
         hz = self.horizons(picks)
-        ch = chances(plans, h, seen_not, hz, CLAIMS)
+        ch = chances(plans, h, seen_not, hz)
         util = ch.mean(axis=2)
         if VALUE_WEIGHT:
             util = util + VALUE_WEIGHT * ch[:, :, -1] * (plans.value[None, :] / 100.0)
-        if len(racks) == 2 and WALL_WEIGHT:
-            # a game the wall ends goes to the better first Mah Jongg: its chance counts
-            # where the whole plan may not finish
-            first = np.zeros(util.shape)
-            for i in range(2):
-                one = plans.rack(i, self.plans, racks)
-                p1 = chances(one, h, seen_not, hz[-1:], CLAIMS)[:, :, 0]
-                pts = one.value + 10 * (not one.exposed[0])
-                first = np.maximum(first, p1 * self.beats(pts)[None, :])
-            util = util + WALL_WEIGHT * first
         best: FloatArray = util.max(axis=1)
         if SPREAD:
             best = best + SPREAD * (util.sum(axis=1) - best) / max(1, util.shape[1])
@@ -251,12 +246,18 @@ class ExpertBot(GreedyBot):
     def wait_for_better(self, view: View, seat: Seat, claim: Claim) -> bool:
         """Pass on a discard that would make only a first Mah Jongg of few points, while
         the wall is long: a claimed Mah Jongg must be declared at once, whereas a concealed
-        one can still grow (a Double, a dearer line)."""
+        one can still grow (a Double, a dearer line). Late in the game a first Mah Jongg
+        that beats every opponent's is taken: it wins if the wall runs out."""
         if (not HOLD or claim.kind != "mahjongg" or view.window is None
                 or len(open_racks(seat)) != 2 or seat.declared is not None
                 or view.wall_left <= HOLD_WALL * view.players):
             return False
-        return self.claim_points(seat, view.window[1]) < FIRST_CLAIM_MIN
+        points = self.claim_points(seat, view.window[1])
+        if points >= FIRST_CLAIM_MIN:
+            return False
+        if self.picks_left(view, False) <= CLAIM_LATE:
+            return self.rival is not None and points <= self.rival
+        return True
 
     def claim_points(self, seat: Seat, tile: int) -> int:
         """The most a Mah Jongg made with ``tile`` would score (closed bonus included)."""
@@ -327,23 +328,18 @@ class ExpertBot(GreedyBot):
         picks = self.picks_left(view, True)
         util, plans, per_plan = self.plan_utilities(seat.free, holdings, racks, seen_not,
                                                      picks)
-        risk = np.zeros(len(options))
-        if DEFENSE and view.wall_left > 0:
-            danger = self.danger(view, seen_not)
-            risk = DEFENSE * np.array([danger[a.tile] for a in options])
-        util = util - risk
         if (MC_SAMPLES and len(plans) and len(options) > 1 and picks > 0
                 and time.perf_counter() < self.deadline):
             top = np.argsort(-util, kind="stable")[:int(MC_OPTIONS)].tolist()
             refined = self.refine(top, holdings, plans, per_plan, seen_not, picks, rng)
             util = np.full(len(options), -np.inf)
-            util[top] = refined - risk[top]
+            util[top] = refined
         order = sorted(range(len(options)),
                        key=lambda i: (-round(float(util[i]), 9), options[i].tile == JOKER,
                                       options[i].tile))
         if SAFE_MARGIN and view.wall_left > 0:
             # among discards nearly as good, the one least likely to feed a Mah Jongg
-            danger = self.danger(view, seen_not)
+            danger = self.danger(view, seen_not, winning_only=True)
             best = float(util[order[0]])
             close = [i for i in order if float(util[i]) >= best - SAFE_MARGIN * abs(best)]
             if len(close) > 1 and danger.max() > 0:
@@ -378,7 +374,7 @@ class ExpertBot(GreedyBot):
                 continue
             u = self.utilities(after, holdings, new_racks, seen_not, picks - 1)
             best = max(best, float(u.max()))
-        return expose if best > now else passing
+        return expose if best > now + EXPOSE_MARGIN * abs(now) else passing
 
     def choose_exposure(self, view: View, seat: Seat, options: Sequence[Expose]) -> Expose:
         if not self.planned(seat):
@@ -386,7 +382,7 @@ class ExpertBot(GreedyBot):
         racks = open_racks(seat)
         seen_not = unseen(view)
         picks = self.picks_left(view, True)
-        best: tuple[float, Expose] | None = None
+        best: tuple[tuple[float, int], Expose] | None = None
         for a in options:
             after = minus(seat.free, a.tiles)
             kinds = [t for t in range(len(after)) if after[t]]
@@ -395,8 +391,10 @@ class ExpertBot(GreedyBot):
             u = float(self.utilities(after, [minus(after, (t,)) for t in kinds],
                                      with_exposure(racks, a.rack, a.tiles), seen_not,
                                      picks).max())
-            if best is None or u > best[0]:
-                best = (u, a)
+            # when it is equal, Jokers stay in hand (an exposed one may be taken)
+            key = (round(u, 9), -a.tiles.count(JOKER))
+            if best is None or key > best[0]:
+                best = (key, a)
         return options[0] if best is None else best[1]
 
     def choose_exchange(self, view: View, seat: Seat,

@@ -259,12 +259,13 @@ class GreedyBot:
 
     def choose_exposure(self, view: View, seat: Seat, options: Sequence[Expose]) -> Expose:
         racks = open_racks(seat)
-        best: tuple[tuple[int, int], Expose] | None = None
+        best: tuple[tuple[int, int, int], Expose] | None = None
         for a in options:
             s = self.after_discard(minus(seat.free, a.tiles),
                                    with_exposure(racks, a.rack, a.tiles))
-            if best is None or s.key() < best[0]:
-                best = (s.key(), a)
+            key = (*s.key(), a.tiles.count(JOKER))  # Jokers stay in hand when it is equal
+            if best is None or key < best[0]:
+                best = (key, a)
         assert best is not None
         return best[1]
 
