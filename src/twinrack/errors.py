@@ -21,6 +21,18 @@ class TwinRackError(Exception):
     def __str__(self) -> str:
         return self.message
 
+    def __reduce__(self) -> tuple[object, ...]:
+        # errors cross process boundaries (the server's worker pool): rebuild them from
+        # their fields, whatever their constructor's signature
+        return (_restore, (type(self), dict(self.__dict__)))
+
+
+def _restore(cls: type[TwinRackError], fields: dict[str, object]) -> TwinRackError:
+    err = cls.__new__(cls)
+    Exception.__init__(err, fields.get("message", ""))
+    err.__dict__.update(fields)
+    return err
+
 
 class NotationError(TwinRackError):
     """Text that does not parse: a tile, an exposure, an action."""

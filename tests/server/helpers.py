@@ -15,7 +15,8 @@ from twinrack.server.config import Settings
 def make_client(database_url: str, **overrides: Any) -> TestClient:
     settings = Settings(database_url=database_url, bot_delay=0.0,
                         grace_seconds=overrides.pop("grace_seconds", 60.0),
-                        call_seconds=overrides.pop("call_seconds", 10.0))
+                        call_seconds=overrides.pop("call_seconds", 10.0),
+                        rate_burst=overrides.pop("rate_burst", 0), **overrides)
     return TestClient(create_app(settings))
 
 

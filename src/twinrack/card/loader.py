@@ -20,6 +20,15 @@ HAND_KEYS = {"section", "pattern", "value", "id", "concealed", "star", "declared
 TOP_KEYS = {"name", "edition", "hand"}
 HAND_SIZE = 14
 
+# The budget of a card (docs/card-language.md, "How big a card may be"): what the loader
+# accepts, so that no card can make the program slow. Real cards are far below it.
+MAX_CARD_CHARS = 200_000
+MAX_NESTING = 32  # arrays and inline tables inside one another
+MAX_HANDS = 300
+MAX_WAYS_PER_LINE = 1_500
+MAX_WAYS_PER_CARD = 3_000
+MAX_VALUE = 1_000
+
 _HEADER = re.compile(r"^\s*\[\[\s*hand\s*\]\]")
 _TABLE = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+|\"[^\"]*\")?")
 _NAME = r"(?:[A-Za-z0-9_-]+|\"[^\"]*\"|'[^']*')"
@@ -154,8 +163,16 @@ def _values(hand: dict[str, Any], key: str, i: int, problems: _Problems) -> tupl
 
 def parse_card(source: str, file: str = "<card>") -> Card:
     """Build a card from TOML text; raises :class:`CardError` listing every problem."""
+    if len(source) > MAX_CARD_CHARS:
+        raise CardError([CardProblem(file, 1, 1, f"the card is {len(source):,} characters "
+                                     f"long; a card may have at most {MAX_CARD_CHARS:,}", "")])
     locator = _Locator(source)
     problems = _Problems(file, locator)
+    deep = _too_deep(source)
+    if deep is not None:
+        problems.add(deep, f"not valid here: arrays or tables nested more than {MAX_NESTING} "
+                           "deep")
+        raise CardError(problems.items)
     try:
         doc = tomllib.loads(source)
     except tomllib.TOMLDecodeError as err:
@@ -190,6 +207,11 @@ def parse_card(source: str, file: str = "<card>") -> Card:
     hands: list[Hand] = []
     per_section: dict[str, int] = {}
     ids: dict[str, int] = {}
+    if len(raw_hands) > MAX_HANDS:
+        problems.add(locator.header(MAX_HANDS), f"the card has {len(raw_hands)} hands; a card "
+                                                f"may have at most {MAX_HANDS}")
+        raise CardError(problems.items)
+    total_ways = 0
     for i, raw in enumerate(raw_hands):
         if not isinstance(raw, dict):
             problems.add(locator.header(i), "each hand must be a [[hand]] table")
@@ -211,6 +233,8 @@ def parse_card(source: str, file: str = "<card>") -> Card:
             problems.add(locator.header(i), "a hand needs a value: value = 25")
         elif not isinstance(value, int) or isinstance(value, bool) or value <= 0:
             problems.add(locator.value(i, "value"), "value must be a positive whole number")
+        elif value > MAX_VALUE:
+            problems.add(locator.value(i, "value"), f"value must be at most {MAX_VALUE:,}")
         hand_id = raw.get("id", f"{section}-{per_section[section]}")
         if not isinstance(hand_id, str) or not hand_id.strip():
             problems.add(locator.value(i, "id"), "id must be non-empty text")
@@ -261,6 +285,17 @@ def parse_card(source: str, file: str = "<card>") -> Card:
                          "no way to make this hand: its singles and pairs need more natural "
                          "copies of a tile than one set holds (Jokers cannot stand in them)")
             continue
+        where = locator.pattern_column(i, 0, pattern_text)
+        if len(ways) > MAX_WAYS_PER_LINE:
+            problems.add(where, f"this line makes {len(ways):,} ways; a line may make at most "
+                                f"{MAX_WAYS_PER_LINE:,} (narrow X and Y with the x and y keys, "
+                                "or use suits = \"distinct\")")
+            continue
+        total_ways += len(ways)
+        if total_ways > MAX_WAYS_PER_CARD:
+            problems.add(where, f"with this line the card makes {total_ways:,} ways; a card "
+                                f"may make at most {MAX_WAYS_PER_CARD:,}")
+            break
         assert isinstance(value, int)
         hands.append(Hand(id=hand_id, section=section, pattern=pattern_text, value=value,
                           ways=tuple(ways), number=len(hands), concealed=concealed, star=star,
@@ -270,6 +305,36 @@ def parse_card(source: str, file: str = "<card>") -> Card:
         raise CardError(sorted(problems.items, key=lambda p: (p.line, p.column)))
     return Card(name=str(name), edition=str(edition), hands=tuple(hands),
                 sha256=hashlib.sha256(source.encode()).hexdigest(), source=source, path=file)
+
+
+def _too_deep(source: str) -> _Spot | None:
+    """Where arrays or inline tables first nest deeper than :data:`MAX_NESTING` (strings and
+    comments skipped), or ``None``. Checked before parsing: a parser recursing into
+    thousands of brackets would fail without saying where."""
+    depth, line, col, i, n = 0, 1, 1, 0, len(source)
+    while i < n:
+        ch = source[i]
+        if ch in "\"'":
+            quote = source[i:i + 3] if source[i:i + 3] in ('"""', "'''") else ch
+            end = i + len(quote)
+            while end < n and not source.startswith(quote, end):
+                end += 2 if source[end] == "\\" and quote[0] == '"' else 1
+            end = min(n, end + len(quote))
+        elif ch == "#":
+            end = source.find("\n", i)
+            end = n if end < 0 else end
+        else:
+            end = i + 1
+            if ch in "[{":
+                depth += 1
+                if depth > MAX_NESTING:
+                    return _Spot(line, col)
+            elif ch in "]}":
+                depth = max(0, depth - 1)
+        for c in source[i:end]:
+            line, col = (line + 1, 1) if c == "\n" else (line, col + 1)
+        i = end
+    return None
 
 
 def load_card(path: str | Path | None = None) -> Card:

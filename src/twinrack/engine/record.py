@@ -24,6 +24,7 @@ from twinrack.engine.actions import parse_action
 from twinrack.engine.game import apply, new_game, score
 from twinrack.engine.rules import RuleSet
 from twinrack.engine.state import GameState
+from twinrack.engine.view import events_for
 from twinrack.errors import TwinRackError
 from twinrack.tiles import format_tiles, parse_tiles
 
@@ -54,6 +55,19 @@ def record_of(state: GameState) -> dict[str, Any]:
     rec["events"] = [str(e) for e in state.events]
     rec["score"] = score_dict(state) if state.over else None
     return rec
+
+
+def record_for(state: GameState, seat: int | None) -> dict[str, Any]:
+    """The record as ``seat`` may see it (``None``: a spectator). Once the game is over
+    every secret is out and this is :func:`record_of`; during play it is the log as that
+    seat sees it (other seats' tiles redacted, as in its view) and no actions, whose text
+    would tell which tiles a player moved or holds."""
+    if state.over:
+        return record_of(state)
+    return {"format": FORMAT, "rules": state.rules.to_dict(),
+            "card": {"name": state.card.name, "sha256": state.card.sha256},
+            "commitment": state.commitment, "seed": None, "viewer": seat,
+            "events": [str(e) for e in events_for(state, seat)], "score": None}
 
 
 def _field(rec: dict[str, Any], key: str, kind: type) -> Any:

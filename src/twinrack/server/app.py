@@ -3,7 +3,6 @@ a small JSON API (docs/protocol.md)."""
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 from collections.abc import AsyncIterator
@@ -18,13 +17,20 @@ from fastapi.templating import Jinja2Templates
 
 from twinrack.bots import BOTS
 from twinrack.card import Card, practice_card
-from twinrack.engine import RuleSet, apply, new_game, parse_action, view
-from twinrack.engine.record import verify
+from twinrack.engine import RuleSet
 from twinrack.errors import CardError, TwinRackError
 from twinrack.server.config import Settings
 from twinrack.server.desk_routes import register_desk
+from twinrack.server.guard import (
+    BadMessage,
+    RateLimiter,
+    SecurityHeaders,
+    check_action,
+    read_message,
+)
 from twinrack.server.hub import Hub, NewSeat
 from twinrack.server.table import Command
+from twinrack.server.workers import JobFailed
 
 log = logging.getLogger("twinrack.server")
 
@@ -51,6 +57,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="TwinRack", lifespan=lifespan, docs_url="/api/docs",
                   redoc_url=None, openapi_url="/api/openapi.json")
     app.state.hub = hub
+    app.add_middleware(SecurityHeaders)
+    limits = RateLimiter(settings.rate_burst, settings.rate_per_minute)
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
     templates = Jinja2Templates(directory=str(WEB / "templates"))
 
@@ -58,8 +66,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         resp = templates.TemplateResponse(request, name, ctx, status_code=status)
         if COOKIE not in request.cookies:
             resp.set_cookie(COOKIE, secrets.token_hex(16), max_age=3600 * 24 * 365,
-                            httponly=True, samesite="lax")
+                            httponly=True, samesite="lax", secure=_https(request))
         return resp
+
+    def too_many(request: Request, kind: str) -> bool:
+        client = request.client.host if request.client else "?"
+        return not limits.allow(client, kind)
 
     def owner_of(request: Request) -> str | None:
         return request.cookies.get(COOKIE)
@@ -88,10 +100,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         form = {"name": name, "variant": variant, "players": players, "revision": revision,
                 "call_seconds": call_seconds, "seat1": seat1, "seat2": seat2, "seat3": seat3}
 
-        def again(errors: list[str]) -> HTMLResponse:
-            return page(request, "lobby.html", status=400, form=form, errors=errors,
+        def again(errors: list[str], status: int = 400) -> HTMLResponse:
+            return page(request, "lobby.html", status=status, form=form, errors=errors,
                         bot_levels=bot_levels(), live=[])
 
+        if too_many(request, "tables"):
+            return again(["too many new tables from your address in a short time: wait a "
+                          "minute and try again"], status=429)
         try:
             rules = RuleSet(variant=variant, players=players, revision=revision)
         except TwinRackError as err:
@@ -105,12 +120,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             raw = await card_file.read(MAX_CARD_BYTES + 1)
             if len(raw) > MAX_CARD_BYTES:
                 return again(["that card file is too big (200 kB at most)"])
+            if too_many(request, "cards"):
+                return again(["too many card uploads from your address in a short time: "
+                              "wait a minute and try again"], status=429)
+            client = request.client.host if request.client else "?"
             try:
-                card = hub.card_of(raw.decode("utf-8"), card_file.filename)
+                card = await hub.card_of(raw.decode("utf-8"), card_file.filename,
+                                         f"upload:{client}")
             except UnicodeDecodeError:
                 return again([f"{card_file.filename}: the card is not UTF-8 text"])
             except CardError as err:
                 return again([p.render() for p in err.problems])
+            except JobFailed as err:
+                return again([f"{card_file.filename}: {err.message} (the card is too costly "
+                              "to check)"])
         kinds = ["human", seat1, seat2, seat3][:players]
         for k in kinds[1:]:
             if k != "human" and k not in BOTS:
@@ -172,7 +195,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     seat=my_seat, names=[s.name for s in table.seats])
         if token and my_seat is not None:
             resp.set_cookie(seat_cookie, token, max_age=3600 * 24 * 60, httponly=True,
-                            samesite="lax", path=f"/t/{game_id}")
+                            samesite="lax", path=f"/t/{game_id}", secure=_https(request))
         return resp
 
     @app.get("/t/{game_id}/replay", response_class=HTMLResponse)
@@ -205,35 +228,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         conn = await table.join(ws, seat)
         try:
             while True:
-                raw = await ws.receive_text()
+                frame = await ws.receive()
+                if frame["type"] == "websocket.disconnect":
+                    break
+                msg: dict[str, Any] | None = None
                 try:
-                    msg = json.loads(raw)
-                    if not isinstance(msg, dict):
-                        raise ValueError
-                except ValueError:
-                    conn.send({"type": "error", "code": "bad_message",
-                               "message": "messages are JSON objects"})
-                    continue
-                kind = msg.get("type")
-                if kind == "action":
-                    version = msg.get("version")
-                    text = msg.get("action")
-                    msg_id = msg.get("msg_id")
-                    if not isinstance(text, str) or not isinstance(version, int) or (
-                            msg_id is not None and not isinstance(msg_id, str)):
-                        conn.send({"type": "error", "code": "bad_message", "msg_id": msg_id,
-                                   "message": "an action needs version, msg_id and action"})
-                        continue
-                    table.submit(Command("action", seat=seat, version=version,
-                                         msg_id=(msg_id or "")[:64] or None, text=text[:300],
-                                         conn=conn))
-                elif kind == "hints":
-                    await table.set_hints(conn, bool(msg.get("on")))
-                elif kind == "ping":
-                    conn.send({"type": "pong"})
-                else:
-                    conn.send({"type": "error", "code": "bad_message",
-                               "message": f"unknown message type {kind!r}"})
+                    msg = read_message(frame)
+                    kind = msg.get("type")
+                    if kind == "action":
+                        version, text, msg_id = check_action(msg)
+                        table.submit(Command("action", seat=seat, version=version,
+                                             msg_id=msg_id, text=text, conn=conn))
+                    elif kind == "hints":
+                        await table.set_hints(conn, msg.get("on") is True)
+                    elif kind == "ping":
+                        conn.send({"type": "pong"})
+                    else:
+                        raise BadMessage("bad_message", "unknown message type (expected "
+                                                        "action, hints or ping)")
+                except BadMessage as err:
+                    conn.send({"type": "error", "code": err.code, "message": err.message,
+                               "msg_id": _msg_id_of(msg)})
         except WebSocketDisconnect:
             pass
         finally:
@@ -242,51 +257,67 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ------------------------------------------------------------------ API
 
     @app.get("/api/games/{game_id}/record")
-    async def record(game_id: str) -> JSONResponse:
-        rec = await hub.record(game_id)
-        if rec is None:
-            return JSONResponse({"error": "no such game"}, status_code=404)
-        return JSONResponse(rec)
-
-    @app.get("/api/games/{game_id}/verify")
-    async def verify_game(game_id: str) -> JSONResponse:
+    async def record(game_id: str, token: str | None = None) -> JSONResponse:
+        """The record as the asking seat (by its token) may see it; the whole record
+        once the game is over."""
         table = await hub.get(game_id)
         if table is None:
             return JSONResponse({"error": "no such game"}, status_code=404)
-        rec = await hub.record(game_id)
-        assert rec is not None
-        if rec.get("seed") is None:
+        seat = await hub.seat_for_token(game_id, token) if token else None
+        if token and seat is None:
+            return JSONResponse({"error": "this token is not a seat at this table"},
+                                status_code=403)
+        return JSONResponse(await hub.record(game_id, seat))
+
+    @app.get("/api/games/{game_id}/verify")
+    async def verify_game(request: Request, game_id: str) -> JSONResponse:
+        table = await hub.get(game_id)
+        if table is None:
+            return JSONResponse({"error": "no such game"}, status_code=404)
+        if not table.state.over:
             return JSONResponse({"ok": False, "problem": "the seed is revealed when the game "
                                  "ends"}, status_code=409)
-        verdict = verify(rec, table.card)
-        return JSONResponse({"ok": verdict.ok, "problem": verdict.problem,
-                             "commitment": rec["commitment"], "seed": rec["seed"]})
+        if too_many(request, "replays"):
+            return JSONResponse({"error": "too many requests: wait a minute"}, status_code=429)
+        try:
+            return JSONResponse(await hub.verify(table))
+        except JobFailed as err:
+            return JSONResponse({"error": err.message}, status_code=503)
 
     @app.get("/api/games/{game_id}/replay")
-    async def replay_frames(game_id: str) -> JSONResponse:
+    async def replay_frames(request: Request, game_id: str) -> JSONResponse:
         table = await hub.get(game_id)
         if table is None:
             return JSONResponse({"error": "no such game"}, status_code=404)
         if not table.state.over:
             return JSONResponse({"error": "the game has not ended"}, status_code=403)
-        st = table.state
-        game = new_game(st.rules, seed=st.seed, card=table.card)
-        players = st.rules.players
-        frames = [{"action": "deal", "events": [str(e) for e in game.events],
-                   "views": [view(game, s).to_dict() for s in range(players)]}]
-        for action in st.actions:
-            events = apply(game, parse_action(str(action)))
-            frames.append({"action": str(action), "events": [str(e) for e in events],
-                           "views": [view(game, s).to_dict() for s in range(players)]})
-        return JSONResponse({"game": game_id, "names": [s.name for s in table.seats],
-                             "frames": frames, "score": table.result(),
-                             "seed": st.seed.hex(), "commitment": st.commitment})
+        if table.id not in hub.replays and too_many(request, "replays"):
+            return JSONResponse({"error": "too many requests: wait a minute"}, status_code=429)
+        try:
+            return JSONResponse(await hub.replay(table))
+        except JobFailed as err:
+            return JSONResponse({"error": err.message}, status_code=503)
 
     @app.get("/healthz")
     async def health() -> dict[str, str]:
         return {"status": "ok"}
 
     return app
+
+
+def _https(request: Request) -> bool:
+    """Cookies are marked Secure when the page is served over HTTPS (directly or, with
+    uvicorn's proxy headers, behind a proxy that says so)."""
+    return request.url.scheme == "https"
+
+
+def _msg_id_of(msg: Any) -> str | None:
+    """The message id of a refused message, when it has a usable one."""
+    if isinstance(msg, dict):
+        m = msg.get("msg_id")
+        if isinstance(m, str) and len(m) <= 64:
+            return m
+    return None
 
 
 def main() -> None:

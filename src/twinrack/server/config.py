@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 DEFAULT_DB = "sqlite:///twinrack.db"
 
@@ -21,6 +23,20 @@ class Settings:
     #: default call (claim) timer in seconds
     call_seconds: float = 10.0
     data_dir: Path = field(default_factory=lambda: Path("."))
+    #: how long an SQLite write waits for another process's lock, in milliseconds
+    db_busy_ms: int = 5000
+    #: worker processes for slow work (cards, bots, hints, replays)
+    workers: int = field(default_factory=lambda: min(4, max(2, os.cpu_count() or 1)))
+    #: time limits of one job in the worker pool, in seconds
+    job_seconds: float = 10.0
+    card_seconds: float = 20.0
+    replay_seconds: float = 30.0
+    #: finished tables nobody watches that stay loaded (the rest are loaded on demand)
+    max_idle_tables: int = 50
+    #: per client: how many of each costly request it may make in a burst, and how many
+    #: more per minute (0 turns the limits off)
+    rate_burst: int = 10
+    rate_per_minute: float = 30.0
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -32,4 +48,19 @@ class Settings:
             grace_seconds=float(env.get("TWINRACK_GRACE_SECONDS", "60")),
             bot_delay=float(env.get("TWINRACK_BOT_DELAY", "0.6")),
             call_seconds=float(env.get("TWINRACK_CALL_SECONDS", "10")),
+            **_optional(env),
         )
+
+
+def _optional(env: Mapping[str, str]) -> dict[str, Any]:
+    """The settings that have defaults of their own, when the environment sets them."""
+    out: dict[str, Any] = {}
+    for name, key, kind in (("workers", "TWINRACK_WORKERS", int),
+                            ("db_busy_ms", "TWINRACK_DB_BUSY_MS", int),
+                            ("max_idle_tables", "TWINRACK_MAX_IDLE_TABLES", int),
+                            ("rate_burst", "TWINRACK_RATE_BURST", int),
+                            ("rate_per_minute", "TWINRACK_RATE_PER_MINUTE", float),
+                            ("job_seconds", "TWINRACK_JOB_SECONDS", float)):
+        if key in env:
+            out[name] = kind(env[key])
+    return out

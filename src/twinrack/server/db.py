@@ -12,7 +12,9 @@ from sqlalchemy.orm import Session, sessionmaker
 MIGRATIONS = Path(__file__).parent / "migrations"
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, busy_ms: int = 5000) -> Engine:
+    """The database engine; ``busy_ms``: how long an SQLite write waits for a lock held by
+    another process before it fails (and the table pauses until the database is back)."""
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False})
 
@@ -23,7 +25,7 @@ def make_engine(url: str) -> Engine:
             cur.execute("PRAGMA synchronous=NORMAL")
             # checkpoints run in the background (Hub), never inside a player's commit
             cur.execute("PRAGMA wal_autocheckpoint=0")
-            cur.execute("PRAGMA busy_timeout=5000")
+            cur.execute(f"PRAGMA busy_timeout={int(busy_ms)}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 

@@ -3,28 +3,40 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
 import os
 import secrets
+import time
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import Table as SATable
 from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from twinrack.card import Card, parse_card
-from twinrack.engine import RuleSet, apply, new_game, parse_action
-from twinrack.engine.record import record_of
-from twinrack.errors import TwinRackError
+from twinrack.engine import GameState, RuleSet, new_game
+from twinrack.engine.record import record_for
+from twinrack.engine.state import card_info
+from twinrack.errors import CardError, TwinRackError
+from twinrack.server import jobs
 from twinrack.server.config import Settings
 from twinrack.server.db import checkpoint, make_engine, migrate, session_factory
 from twinrack.server.models import ActionRow, GameRow, SeatRow
 from twinrack.server.table import Seat, Table
+from twinrack.server.workers import Workers
 
 log = logging.getLogger("twinrack.hub")
+
+#: distinct card texts kept parsed (each table holds its own card too)
+CARDS_KEPT = 64
+#: replay answers of finished games kept
+REPLAYS_KEPT = 16
 
 
 def token_hash(token: str) -> str:
@@ -44,15 +56,39 @@ class Created:
     tokens: dict[int, str]  # seat -> secret token, for the human seats
 
 
+class StoreFailed(TwinRackError):
+    """An action the database would not store."""
+
+
+def _settle(batch: list[tuple[dict[str, Any], asyncio.Future[None]]],
+            err: BaseException | None) -> None:
+    for _, fut in batch:
+        if not fut.done():
+            if err is None:
+                fut.set_result(None)
+            else:
+                fut.set_exception(err)
+
+
+def _parse_and_compile(source: str, name: str) -> Card:
+    """Parse a card already checked in the worker pool, and compile what the engine needs
+    of it (run on a thread, once per card text)."""
+    card = parse_card(source, name)
+    card_info(card)
+    return card
+
+
 class Hub:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.engine = make_engine(settings.database_url)
+        self.engine = make_engine(settings.database_url, settings.db_busy_ms)
         self.sessions: sessionmaker[Session] = session_factory(self.engine)
         workers = 1 if settings.database_url.startswith("sqlite") else 4
         self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="twinrack-db")
-        self.tables: dict[str, Table] = {}
-        self.cards: dict[str, Card] = {}
+        self.workers = Workers(settings.workers, settings.job_seconds)
+        self.tables: OrderedDict[str, Table] = OrderedDict()
+        self.cards: OrderedDict[str, Card] = OrderedDict()
+        self.replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.lock = asyncio.Lock()
         self.pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self.sqlite = settings.database_url.startswith("sqlite")
@@ -65,6 +101,7 @@ class Hub:
 
     async def start(self) -> None:
         await self._db(migrate, self.engine)
+        self.workers.start()
         ids = await self._db(self._unfinished_ids)
         for game_id in ids:
             try:
@@ -95,10 +132,12 @@ class Hub:
         for table in list(self.tables.values()):
             await table.stop()
         self.tables.clear()
+        self.workers.stop()
         self.pool.shutdown(wait=True)
         self.checkpoints.shutdown(wait=True)
         if self.sqlite:
-            checkpoint(self.engine)
+            with contextlib.suppress(Exception):
+                checkpoint(self.engine)
         self.engine.dispose()
 
     async def _db(self, fn: Any, *args: Any) -> Any:
@@ -109,19 +148,29 @@ class Hub:
         with self.sessions() as s:
             return list(s.scalars(select(GameRow.id).where(GameRow.status == "playing")))
 
-    # ------------------------------------------------------------------ games
+    # ------------------------------------------------------------------ cards
 
-    def card_of(self, source: str, name: str) -> Card:
-        """A card from its source, parsed once per distinct text: every table playing
-        the same card shares one (immutable) Card and its compiled arrays."""
+    async def card_of(self, source: str, name: str, lane: str = "cards") -> Card:
+        """A card from its source. It is checked in the worker pool first (an uploaded
+        card is untrusted: its size, nesting and ways are budgeted there), then parsed
+        once per distinct text on a thread: every table playing the same card shares one
+        (immutable) Card and its compiled arrays."""
         key = hashlib.sha256(source.encode()).hexdigest()
         card = self.cards.get(key)
-        if card is None:
-            card = parse_card(source, name)
-            if len(self.cards) > 64:
-                self.cards.clear()
-            self.cards[key] = card
+        if card is not None:
+            self.cards.move_to_end(key)
+            return card
+        problems = await self.workers.run(lane, jobs.check_card_problems, source, name,
+                                          timeout=self.settings.card_seconds)
+        if problems:
+            raise CardError(problems)
+        card = await asyncio.to_thread(_parse_and_compile, source, name)
+        self.cards[key] = card
+        while len(self.cards) > CARDS_KEPT:
+            self.cards.popitem(last=False)
         return card
+
+    # ------------------------------------------------------------------ games
 
     async def create(self, rules: RuleSet, card: Card, seats: list[NewSeat],
                      call_seconds: float) -> Created:
@@ -134,8 +183,9 @@ class Hub:
         tokens = {i: secrets.token_urlsafe(18) for i, s in enumerate(seats) if s.kind == "human"}
         await self._db(self._insert, game_id, rules, card, seed, state.commitment, seats,
                        tokens, call_seconds, [str(e) for e in state.events], state.version)
-        table = self._table(game_id, state, card, seats, tokens, call_seconds, {})
-        self.tables[game_id] = table
+        live = [Seat(i, s.name, s.kind, token_hash(tokens[i]) if i in tokens else None)
+                for i, s in enumerate(seats)]
+        table = self._table(game_id, state, card, live, call_seconds, {})
         table.start()
         return Created(game_id, tokens)
 
@@ -157,13 +207,28 @@ class Hub:
             s.add(ActionRow(game_id=game_id, seq=0, seat=-1, action="deal", events=deal_events,
                             by="server"))
 
-    def _table(self, game_id: str, state: Any, card: Card, seats: list[NewSeat],
-               tokens: dict[int, str], call_seconds: float, msg_ids: dict[str, int]) -> Table:
-        live = [Seat(i, s.name, s.kind, token_hash(tokens[i]) if i in tokens else None)
-                for i, s in enumerate(seats)]
-        return Table(game_id, state, card, live, self.store, call_seconds=call_seconds,
-                     grace_seconds=self.settings.grace_seconds,
-                     bot_delay=self.settings.bot_delay, msg_ids=msg_ids)
+    def _table(self, game_id: str, state: GameState, card: Card, seats: list[Seat],
+               call_seconds: float, msg_ids: dict[tuple[int, str], int]) -> Table:
+        table = Table(game_id, state, card, seats, self.store, self.stored_after,
+                      self.workers, call_seconds=call_seconds,
+                      grace_seconds=self.settings.grace_seconds,
+                      bot_delay=self.settings.bot_delay, msg_ids=msg_ids)
+        self.tables[game_id] = table
+        self._evict()
+        return table
+
+    def _evict(self) -> None:
+        """Let go of the finished tables nobody watches, oldest first, beyond the limit
+        (they are loaded again from the database when asked for)."""
+        idle = [t for t in self.tables.values() if t.idle]
+        idle.sort(key=lambda t: t.last_used)
+        for table in idle[:max(0, len(idle) - self.settings.max_idle_tables)]:
+            self.tables.pop(table.id, None)
+            table.closed = True
+            if table.task is not None:
+                table.task.cancel()
+
+    # ------------------------------------------------------------------ storing
 
     async def store(self, game_id: str, *, seq: int, seat: int, action: str, events: list[str],
                     msg_id: str | None, by: str, version: int, over: bool,
@@ -186,14 +251,23 @@ class Hub:
             batch, self.pending = self.pending[:500], self.pending[500:]
             try:
                 await self._db(self._store_batch, [row for row, _ in batch])
-            except Exception as err:
-                for _, fut in batch:
-                    if not fut.done():
-                        fut.set_exception(err)
+            except IntegrityError:
+                if len(batch) == 1:
+                    _settle(batch, StoreFailed("clash", "that action clashes with a stored "
+                                                        "one"))
+                else:  # one clashing row must not fail the other tables' writes
+                    for one in batch:
+                        try:
+                            await self._db(self._store_batch, [one[0]])
+                        except Exception as err:
+                            _settle([one], err)
+                        else:
+                            _settle([one], None)
                 continue
-            for _, fut in batch:
-                if not fut.done():
-                    fut.set_result(None)
+            except Exception as err:
+                _settle(batch, err)
+                continue
+            _settle(batch, None)
 
     def _store_batch(self, rows: list[dict[str, Any]]) -> None:
         """One transaction for a batch of actions (SQLAlchemy Core: no ORM bookkeeping)."""
@@ -215,9 +289,34 @@ class Hub:
                     conn.execute(update(games).where(games.c.id == g)
                                  .values(status="finished", result=r["result"]))
 
+    async def stored_after(self, game_id: str, seq: int) -> list[dict[str, Any]]:
+        """The actions of a game stored after ``seq``, in order: a paused table asks this
+        to learn that the database is back, and whether a write that seemed to fail was
+        stored after all."""
+        return list(await self._db(self._rows_after, game_id, seq))
+
+    def _rows_after(self, game_id: str, seq: int) -> list[dict[str, Any]]:
+        """Read in a transaction that also writes (the game's version, to itself): the
+        answer says the database takes writes again, not only reads."""
+        actions = cast(SATable, ActionRow.__table__)
+        games = cast(SATable, GameRow.__table__)
+        with self.engine.begin() as conn:
+            conn.execute(update(games).where(games.c.id == game_id)
+                         .values(version=games.c.version))
+            rows = conn.execute(select(actions.c.seq, actions.c.seat, actions.c.action,
+                                       actions.c.events, actions.c.msg_id)
+                                .where(actions.c.game_id == game_id, actions.c.seq > seq)
+                                .order_by(actions.c.seq)).all()
+        return [{"seq": r.seq, "seat": r.seat, "action": r.action, "events": r.events,
+                 "msg_id": r.msg_id} for r in rows]
+
+    # ------------------------------------------------------------------ loading
+
     async def get(self, game_id: str) -> Table | None:
         table = self.tables.get(game_id)
         if table is not None:
+            self.tables.move_to_end(game_id)
+            table.last_used = time.monotonic()
             return table
         async with self.lock:
             table = self.tables.get(game_id)
@@ -228,33 +327,20 @@ class Hub:
         return table
 
     async def load(self, game_id: str) -> Table | None:
-        """Rebuild a table from the database: the same seed, the same actions, in order."""
+        """Rebuild a table from the database: the same seed, the same actions, in order,
+        replayed in the worker pool and checked event by event."""
         loaded = await self._db(self._load_rows, game_id)
         if loaded is None:
             return None
         game, seats, actions = loaded
-        card = self.card_of(game["card_source"], game["card_name"])
-        rules = RuleSet.from_dict(game["rules"])
-        state = new_game(rules, seed=bytes.fromhex(game["seed"]), card=card)
-        msg_ids: dict[str, int] = {}
-        for row in actions:
-            if row["seq"] == 0:
-                if row["events"] != [str(e) for e in state.events]:
-                    raise TwinRackError("replay_mismatch", f"game {game_id}: the deal differs")
-                continue
-            events = apply(state, parse_action(row["action"]))
-            if [str(e) for e in events] != row["events"]:
-                raise TwinRackError("replay_mismatch",
-                                    f"game {game_id}: action {row['seq']} replays differently")
-            if row["msg_id"]:
-                msg_ids[row["msg_id"]] = state.version
-        table = Table(game_id, state, card,
-                      [Seat(s["seat"], s["name"], s["kind"], s["token_hash"]) for s in seats],
-                      self.store, call_seconds=game["call_seconds"],
-                      grace_seconds=self.settings.grace_seconds,
-                      bot_delay=self.settings.bot_delay, msg_ids=msg_ids)
-        self.tables[game_id] = table
-        return table
+        card = await self.card_of(game["card_source"], game["card_name"], f"load:{game_id}")
+        rebuilt = await self.workers.run(f"load:{game_id}", jobs.rebuild, card.source,
+                                         card.path, game["rules"], game["seed"], actions,
+                                         timeout=self.settings.replay_seconds)
+        state = jobs.attach(rebuilt.state, card)
+        return self._table(game_id, state, card,
+                           [Seat(s["seat"], s["name"], s["kind"], s["token_hash"])
+                            for s in seats], game["call_seconds"], rebuilt.msg_ids)
 
     def _load_rows(self, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]],
                                                   list[dict[str, Any]]] | None:
@@ -268,7 +354,7 @@ class Hub:
                       "token_hash": r.token_hash} for r in game.seats]
             rows = s.scalars(select(ActionRow).where(ActionRow.game_id == game_id)
                              .order_by(ActionRow.seq)).all()
-            actions = [{"seq": r.seq, "action": r.action, "events": r.events,
+            actions = [{"seq": r.seq, "seat": r.seat, "action": r.action, "events": r.events,
                         "msg_id": r.msg_id} for r in rows]
             return g, seats, actions
 
@@ -321,10 +407,38 @@ class Hub:
             return [{"id": g.id, "variant": g.variant, "players": g.players,
                      "names": ", ".join(x.name for x in g.seats)} for g in rows]
 
-    async def record(self, game_id: str) -> dict[str, Any] | None:
+    async def record(self, game_id: str, seat: int | None) -> dict[str, Any] | None:
+        """The game record as ``seat`` may see it (``None``: a spectator): during play
+        the log as in that seat's view, the whole record once the game is over."""
         table = await self.get(game_id)
         if table is None:
             return None
-        rec = record_of(table.state)
+        rec = record_for(table.state, seat)
         rec["card"]["source"] = table.card.source
         return rec
+
+    async def replay(self, table: Table) -> dict[str, Any]:
+        """Every step of a finished game with every seat's view (computed in the worker
+        pool, and kept for the next viewer)."""
+        cached = self.replays.get(table.id)
+        if cached is not None:
+            self.replays.move_to_end(table.id)
+            return cached
+        rec = record_for(table.state, None)
+        frames = await self.workers.run(f"replay:{table.id}", jobs.replay_frames,
+                                        table.card.source, table.card.path, rec,
+                                        timeout=self.settings.replay_seconds)
+        out = {"game": table.id, "names": [s.name for s in table.seats], "frames": frames,
+               "score": table.result(), "seed": rec["seed"], "commitment": rec["commitment"]}
+        self.replays[table.id] = out
+        while len(self.replays) > REPLAYS_KEPT:
+            self.replays.popitem(last=False)
+        return out
+
+    async def verify(self, table: Table) -> dict[str, Any]:
+        """The server's own check of a finished game's record (in the worker pool)."""
+        rec = record_for(table.state, None)
+        verdict: dict[str, Any] = await self.workers.run(
+            f"replay:{table.id}", jobs.verify_game, table.card.source, table.card.path, rec,
+            timeout=self.settings.replay_seconds)
+        return {**verdict, "commitment": rec["commitment"], "seed": rec["seed"]}

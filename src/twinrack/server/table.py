@@ -3,8 +3,14 @@ commands one at a time.
 
 Server authority (docs/protocol.md): every command carries the table version and a message
 id; a duplicate is acknowledged again without being applied, a stale one is refused with a
-resync. An accepted action is applied by the engine, stored in the database, and only then
-sent out, as a view per seat: nothing else of the game state leaves the server.
+resync. An accepted action is applied to a copy of the game, stored in the database, and
+only then does the copy become the table's game and go out, as a view per seat: nothing
+else of the game state leaves the server, and nothing is shown that is not stored.
+
+When storing fails the table pauses: its players are told it waits for storage, their
+commands are refused as retryable, and the table retries with backoff until the database
+answers, then takes in whatever the failed write did store after all, and plays on.
+Bots and hints are computed in the worker pool (server/workers.py), never on the loop.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from typing import Any
 
 from fastapi import WebSocket
 
-from twinrack.bots import BOTS
+from twinrack.bots.random_bot import RandomBot
 from twinrack.card.model import Card
 from twinrack.engine import (
     Action,
@@ -36,24 +42,17 @@ from twinrack.engine import (
 )
 from twinrack.engine.advice import kills_rack
 from twinrack.errors import TwinRackError
+from twinrack.server import jobs
+from twinrack.server.workers import Workers
 
 log = logging.getLogger("twinrack.table")
 
 Store = Callable[..., Awaitable[None]]
+#: the actions stored after ``seq`` (what a write that seemed to fail may have stored)
+Tail = Callable[[str, int], Awaitable[list[dict[str, Any]]]]
 
-_HINTS: list[Any] = []
-
-
-def _hints_function() -> Any:
-    """The hints of twinrack.bots.hints, imported once (None where it is missing)."""
-    if not _HINTS:
-        try:
-            from twinrack.bots.hints import hints
-
-            _HINTS.append(hints)
-        except ImportError:
-            _HINTS.append(None)
-    return _HINTS[0]
+#: the longest wait between two attempts to reach the database while paused
+MAX_BACKOFF = 5.0
 
 
 @dataclass
@@ -98,39 +97,50 @@ class Connection:
 
 @dataclass
 class Command:
-    kind: str  # "action", "bot", "timer", "wake"
+    kind: str  # "action", "bot", "bot_move", "timer", "wake", "resume"
     seat: int | None = None
     version: int | None = None
     msg_id: str | None = None
     text: str = ""
     conn: Connection | None = None
     done: asyncio.Future[None] | None = None
+    action: Action | None = None
+    rng_state: Any = None
+    rows: list[dict[str, Any]] = field(default_factory=list)
 
 
 class Table:
     """A game in play (or finished and still open in some browser)."""
 
     def __init__(self, game_id: str, state: GameState, card: Card, seats: list[Seat],
-                 store: Store, *, call_seconds: float, grace_seconds: float,
-                 bot_delay: float, msg_ids: dict[str, int] | None = None) -> None:
+                 store: Store, tail: Tail, workers: Workers, *, call_seconds: float,
+                 grace_seconds: float, bot_delay: float,
+                 msg_ids: dict[tuple[int, str], int] | None = None) -> None:
         self.id = game_id
         self.state = state
         self.card = card
         self.seats = seats
         self.store = store
+        self.tail = tail
+        self.workers = workers
         self.call_seconds = call_seconds
         self.grace_seconds = grace_seconds
         self.bot_delay = bot_delay if any(not s.is_bot for s in seats) else 0.0
-        self.msg_ids: dict[str, int] = dict(msg_ids or {})
+        self.msg_ids: dict[tuple[int, str], int] = dict(msg_ids or {})
         self.conns: set[Connection] = set()
         self.queue: asyncio.Queue[Command] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
-        self.bots: dict[int, Any] = {}
         self.rngs = {s.seat: random.Random(f"{game_id}:{s.seat}") for s in seats}
         self.deadline: tuple[int, float] | None = None  # (version, monotonic deadline)
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.closed = False
+        self.paused = False
+        self.recovery: asyncio.Task[None] | None = None
+        self.thinking: set[tuple[int, int]] = set()  # (seat, version) with a bot job out
         self.hint_cache: dict[tuple[int, int], dict[str, Any] | None] = {}
+        self.hint_jobs: set[tuple[int, int]] = set()
+        self.helpers: set[asyncio.Task[Any]] = set()
+        self.last_used = time.monotonic()
 
     # ------------------------------------------------------------------ life cycle
 
@@ -144,10 +154,11 @@ class Table:
         for handle in self.timers.values():
             handle.cancel()
         self.timers.clear()
-        if self.task is not None:
-            self.task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self.task
+        for t in [self.task, self.recovery, *self.helpers]:
+            if t is not None:
+                t.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await t
         for c in list(self.conns):
             c.send(None)
 
@@ -166,12 +177,19 @@ class Table:
                 if cmd.done is not None and not cmd.done.done():
                     cmd.done.set_result(None)
 
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        """Run a helper task that ends with the table."""
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self.helpers.add(task)
+        task.add_done_callback(self.helpers.discard)
+
     # ------------------------------------------------------------------ connections
 
     async def join(self, ws: WebSocket, seat: int | None) -> Connection:
         conn = Connection(ws, seat)
         conn.writer = asyncio.create_task(conn.pump())
         self.conns.add(conn)
+        self.last_used = time.monotonic()
         if seat is not None:
             s = self.seats[seat]
             s.connected += 1
@@ -185,6 +203,7 @@ class Table:
         if conn not in self.conns:
             return
         self.conns.discard(conn)
+        self.last_used = time.monotonic()
         conn.send(None)
         if conn.seat is not None:
             s = self.seats[conn.seat]
@@ -197,6 +216,11 @@ class Table:
     def submit(self, cmd: Command) -> None:
         self.queue.put_nowait(cmd)
 
+    @property
+    def idle(self) -> bool:
+        """Finished and watched by nobody: the hub may let it go."""
+        return self.state.over and not self.conns
+
     # ------------------------------------------------------------------ commands
 
     async def _handle(self, cmd: Command) -> None:
@@ -204,100 +228,187 @@ class Table:
         if cmd.kind == "action":
             await self._human_action(cmd)
         elif cmd.kind == "bot":
-            if cmd.version != st.version or st.over or cmd.seat not in st.to_act():
+            self._think(cmd)
+        elif cmd.kind == "bot_move":
+            if (self.paused or cmd.version != st.version or st.over or cmd.seat is None
+                    or cmd.seat not in st.to_act() or not self._bot_should_play(cmd.seat)):
                 return
-            assert cmd.seat is not None
-            if not self._bot_should_play(cmd.seat):
-                return
-            bot = self._bot_for(cmd.seat)
-            legal = legal_actions(st, cmd.seat)
-            if not legal:
-                return
-            action = bot.choose(view(st, cmd.seat), legal, self.rngs[cmd.seat])
-            await self._apply(action, by="bot", msg_id=None)
+            assert cmd.action is not None
+            if await self._apply(cmd.action, by="bot", msg_id=None):
+                self.rngs[cmd.seat].setstate(cmd.rng_state)
         elif cmd.kind == "timer":
-            if self.deadline is None or cmd.version != st.version or st.over:
-                return
-            if time.monotonic() < self.deadline[1] - 0.01:
-                self._schedule()
-                return
-            for seat in list(st.to_act()):
-                if st.version != cmd.version:
-                    break
-                if self.seats[seat].is_bot:
-                    continue
-                passes = [a for a in legal_actions(st, seat) if a.body() == "pass"]
-                if passes:
-                    await self._apply(passes[0], by="timer", msg_id=None)
-                    cmd.version = st.version
+            await self._timer(cmd)
         elif cmd.kind == "wake":
             self._schedule()
+        elif cmd.kind == "resume":
+            self._resume(cmd.rows)
+
+    async def _timer(self, cmd: Command) -> None:
+        st = self.state
+        if self.deadline is None or cmd.version != st.version or st.over or self.paused:
+            return
+        if time.monotonic() < self.deadline[1] - 0.01:
+            self._schedule()
+            return
+        for seat in list(st.to_act()):
+            if self.state.version != cmd.version:
+                break
+            if self.seats[seat].is_bot:
+                continue
+            passes = [a for a in legal_actions(self.state, seat) if a.body() == "pass"]
+            if passes:
+                if not await self._apply(passes[0], by="timer", msg_id=None):
+                    return
+                cmd.version = self.state.version
+
+    def _refuse(self, conn: Connection, code: str, message: str, msg_id: str | None,
+                **extra: Any) -> None:
+        conn.send({"type": "error", "code": code, "message": message, "msg_id": msg_id,
+                   **extra})
 
     async def _human_action(self, cmd: Command) -> None:
-        st = self.state
         conn = cmd.conn
         assert conn is not None
-        if cmd.msg_id and cmd.msg_id in self.msg_ids:
-            conn.send({"type": "ack", "msg_id": cmd.msg_id, "version": self.msg_ids[cmd.msg_id],
+        if conn.seat is None:
+            self._refuse(conn, "spectator", "spectators cannot play", cmd.msg_id)
+            return
+        key = (conn.seat, cmd.msg_id) if cmd.msg_id else None
+        if key is not None and key in self.msg_ids:
+            conn.send({"type": "ack", "msg_id": cmd.msg_id, "version": self.msg_ids[key],
                        "duplicate": True})
             return
-        if conn.seat is None:
-            conn.send({"type": "error", "code": "spectator", "msg_id": cmd.msg_id,
-                       "message": "spectators cannot play"})
+        if self.paused:
+            self._refuse(conn, "storage_unavailable", "the table is waiting for its "
+                         "database; send the same command again once it is back", cmd.msg_id,
+                         retryable=True)
             return
+        st = self.state
         if cmd.version != st.version:
-            conn.send({"type": "error", "code": "stale_version", "msg_id": cmd.msg_id,
-                       "message": "the table moved on: here is the current state"})
+            self._refuse(conn, "stale_version", "the table moved on: here is the current "
+                         "state", cmd.msg_id)
             self._send_state(conn)
             return
         try:
             action = parse_action(cmd.text, seat=conn.seat)
         except TwinRackError as err:
-            conn.send({"type": "error", "code": err.code, "message": err.message,
-                       "msg_id": cmd.msg_id})
+            self._refuse(conn, err.code, err.message, cmd.msg_id)
             return
         if action.seat != conn.seat:
-            conn.send({"type": "error", "code": "not_your_seat", "msg_id": cmd.msg_id,
-                       "message": "you can only act for your own seat"})
+            self._refuse(conn, "not_your_seat", "you can only act for your own seat",
+                         cmd.msg_id)
             return
         if not is_legal(st, action):
             refusal = why_illegal(st, action)
-            conn.send({"type": "error", "code": refusal.code, "message": refusal.message,
-                       "msg_id": cmd.msg_id})
+            self._refuse(conn, refusal.code, refusal.message, cmd.msg_id)
             return
-        await self._apply(action, by="human", msg_id=cmd.msg_id)
-        if cmd.msg_id:
-            conn.send({"type": "ack", "msg_id": cmd.msg_id, "version": st.version})
+        if not await self._apply(action, by="human", msg_id=cmd.msg_id):
+            self._refuse(conn, "storage_unavailable", "the table could not store that "
+                         "action and is waiting for its database; send the same command "
+                         "again once it is back", cmd.msg_id, retryable=True)
+            return
+        conn.send({"type": "ack", "msg_id": cmd.msg_id, "version": self.state.version})
 
-    async def _apply(self, action: Action, *, by: str, msg_id: str | None) -> None:
-        st = self.state
-        seq = len(st.actions) + 1
-        events = apply(st, action)
-        await self.store(self.id, seq=seq, seat=action.seat, action=str(action),
-                         events=[str(e) for e in events], msg_id=msg_id, by=by,
-                         version=st.version, over=st.over,
-                         result=self.result() if st.over else None)
-        if msg_id:
-            self.msg_ids[msg_id] = st.version
+    async def _apply(self, action: Action, *, by: str, msg_id: str | None) -> bool:
+        """Apply ``action`` to a copy of the game, store it, and only then make the copy
+        the table's game. False (and the table pauses) when storing failed."""
+        nxt = self.state.copy()
+        events = apply(nxt, action)
+        try:
+            await self.store(self.id, seq=len(nxt.actions), seat=action.seat,
+                             action=str(action), events=[str(e) for e in events],
+                             msg_id=msg_id, by=by, version=nxt.version, over=nxt.over,
+                             result=_result(nxt) if nxt.over else None)
+        except Exception as err:
+            log.warning("table %s: storing action %d failed (%r): pausing", self.id,
+                        len(nxt.actions), err)
+            self._pause()
+            return False
+        self._adopt(nxt, (action.seat, msg_id) if msg_id else None)
+        return True
+
+    def _adopt(self, nxt: GameState, key: tuple[int, str] | None) -> None:
+        self.state = nxt
+        self.last_used = time.monotonic()
+        if key is not None:
+            self.msg_ids[key] = nxt.version
         self.deadline = None
         self._schedule(announce=False)  # sets the call timer first, so the views carry it
         self._broadcast()
 
+    # ------------------------------------------------------------------ storage trouble
+
+    def _pause(self) -> None:
+        if self.paused:
+            return
+        self.paused = True
+        self.deadline = None
+        for handle in self.timers.values():
+            handle.cancel()
+        self.timers.clear()
+        self._broadcast()
+        self.recovery = asyncio.create_task(self._recover(), name=f"recover-{self.id}")
+
+    async def _recover(self) -> None:
+        """Until the database answers: wait, longer each time, and ask it again."""
+        delay = 0.25
+        while not self.closed:
+            await asyncio.sleep(delay)
+            try:
+                rows = await self.tail(self.id, len(self.state.actions))
+            except Exception as err:
+                log.info("table %s: database still unavailable (%r)", self.id, err)
+                delay = min(MAX_BACKOFF, delay * 2)
+                continue
+            self.submit(Command("resume", rows=rows))
+            return
+
+    def _resume(self, rows: list[dict[str, Any]]) -> None:
+        """Take in what a write that seemed to fail stored after all, then play on."""
+        nxt = self.state.copy()
+        for row in rows:
+            apply(nxt, parse_action(row["action"]))
+            if row["msg_id"]:
+                self.msg_ids[(row["seat"], row["msg_id"])] = nxt.version
+        self.paused = False
+        self.recovery = None
+        log.info("table %s: database back, %d stored action(s) taken in", self.id, len(rows))
+        self._adopt(nxt, None)
+
     # ------------------------------------------------------------------ bots and timers
 
-    def _bot_for(self, seat: int) -> Any:
-        bot = self.bots.get(seat)
-        if bot is None:
-            kind = self.seats[seat].kind
-            if kind == "human":
-                kind = "greedy" if "greedy" in BOTS else "random"
-            cls = BOTS.get(kind) or BOTS["random"]
-            try:
-                bot = cls(self.card)
-            except TypeError:
-                bot = cls()
-            self.bots[seat] = bot
-        return bot
+    def _think(self, cmd: Command) -> None:
+        """Ask the worker pool for a bot's move; it comes back as a ``bot_move``."""
+        st = self.state
+        seat = cmd.seat
+        if (seat is None or self.paused or cmd.version != st.version or st.over
+                or seat not in st.to_act() or not self._bot_should_play(seat)
+                or (seat, st.version) in self.thinking):
+            return
+        legal = legal_actions(st, seat)
+        if not legal:
+            return
+        self.thinking.add((seat, st.version))
+        self._spawn(self._bot_job(seat, st.version, view(st, seat), legal))
+
+    async def _bot_job(self, seat: int, version: int, seat_view: Any,
+                       legal: list[Action]) -> None:
+        kind = self.seats[seat].kind
+        level = "greedy" if kind == "human" else kind
+        rng_state = self.rngs[seat].getstate()
+        try:
+            action, after = await self.workers.run(
+                self.id, jobs.bot_move, self.card.source, self.card.path, level, seat_view,
+                legal, rng_state)
+        except TwinRackError as err:  # too slow or failed: a quick fallback move
+            log.warning("table %s: bot for seat %d: %s; playing a random move", self.id,
+                        seat, err.message)
+            rng = random.Random()
+            rng.setstate(rng_state)
+            action, after = RandomBot().choose(seat_view, legal, rng), rng.getstate()
+        finally:
+            self.thinking.discard((seat, version))
+        self.submit(Command("bot_move", seat=seat, version=version, action=action,
+                            rng_state=after))
 
     def _bot_should_play(self, seat: int) -> bool:
         s = self.seats[seat]
@@ -309,7 +420,7 @@ class Table:
     def _schedule(self, announce: bool = True) -> None:
         """After any change: let bots move, start the call timer, wake for absent players."""
         st = self.state
-        if st.over or self.closed:
+        if st.over or self.closed or self.paused:
             return
         version = st.version
         now = time.monotonic()
@@ -359,54 +470,66 @@ class Table:
                 for s in self.seats]
 
     def result(self) -> dict[str, Any]:
-        sc = score(self.state)
-        return {"totals": list(sc.totals),
-                "lines": [{"seat": x.seat, "points": x.points, "reason": x.reason}
-                          for x in sc.lines],
-                "end_reason": self.state.end_reason, "winner": self.state.winner}
+        return _result(self.state)
 
     def state_message(self, conn: Connection) -> dict[str, Any]:
         st = self.state
         seat = conn.seat
         v = view(st, seat)
         legal: list[dict[str, Any]] = []
-        if seat is not None:
+        if seat is not None and not self.paused:
             legal = [{"action": a.body(), "kills": kills_rack(st, a)}
                      for a in legal_actions(st, seat)]
         total = len(st.events)
         start = conn.log_sent if conn.log_sent <= total else 0
         conn.log_sent = total
         lines = [e.seen_by(seat) for e in st.events[start:]]
-        hints = None
-        if seat is not None and conn.hints and not st.over and seat in st.to_act():
-            hints = self._hints(v, seat)
         deadline_ms = None
         if self.deadline is not None and self.deadline[0] == st.version:
             deadline_ms = max(0, int((self.deadline[1] - time.monotonic()) * 1000))
         return {"type": "state", "version": st.version, "seat": seat, "view": v.to_dict(),
                 "legal": legal, "log": [str(e) for e in lines], "log_start": start,
-                "players": self.players(), "deadline_ms": deadline_ms, "hints": hints,
+                "players": self.players(), "deadline_ms": deadline_ms,
+                "hints": self._hints(conn, v), "paused": self.paused,
                 "score": self.result() if st.over else None,
                 "call_seconds": self.call_seconds,
                 "record_url": f"/api/games/{self.id}/record"}
 
-    def _hints(self, v: Any, seat: int) -> dict[str, Any] | None:
-        """Hints for a seat that has a decision to make (computed once per version)."""
-        key = (self.state.version, seat)
+    def _hints(self, conn: Connection, v: Any) -> dict[str, Any] | None:
+        """Hints for a seat with a decision to make: from the cache, or asked of the
+        worker pool (they follow in a ``hints`` message)."""
+        st = self.state
+        seat = conn.seat
+        if seat is None or not conn.hints or st.over or seat not in st.to_act():
+            return None
+        key = (st.version, seat)
         if key in self.hint_cache:
             return self.hint_cache[key]
-        hints = _hints_function()
-        if hints is None:
-            return None
+        if key not in self.hint_jobs:
+            self.hint_jobs.add(key)
+            self._spawn(self._hint_job(key, v))
+        return None
+
+    async def _hint_job(self, key: tuple[int, int], v: Any) -> None:
         try:
-            out: dict[str, Any] | None = hints(v, self.card).to_dict()
-        except Exception:  # hints are advice: never let them break the table
-            log.exception("hints failed")
-            out = None
-        if len(self.hint_cache) > 32:
-            self.hint_cache.clear()
-        self.hint_cache[key] = out
-        return out
+            if key[0] != self.state.version:
+                return
+            try:
+                out: dict[str, Any] | None = await self.workers.run(
+                    self.id, jobs.hints_for, self.card.source, self.card.path, v)
+            except TwinRackError as err:  # hints are advice: never let them break the table
+                log.warning("table %s: hints: %s", self.id, err.message)
+                out = None
+            if len(self.hint_cache) > 32:
+                self.hint_cache.clear()
+            self.hint_cache[key] = out
+            if key[0] == self.state.version and out is not None:
+                msg = {"type": "hints", "version": key[0], "hints": out}
+                for c in list(self.conns):
+                    if c.seat == key[1] and c.hints:
+                        c.send(msg)
+        finally:
+            self.hint_jobs.discard(key)
 
     def _send_state(self, conn: Connection) -> None:
         conn.send(self.state_message(conn))
@@ -423,3 +546,11 @@ class Table:
     async def set_hints(self, conn: Connection, on: bool) -> None:
         conn.hints = on
         self._send_state(conn)
+
+
+def _result(state: GameState) -> dict[str, Any]:
+    sc = score(state)
+    return {"totals": list(sc.totals),
+            "lines": [{"seat": x.seat, "points": x.points, "reason": x.reason}
+                      for x in sc.lines],
+            "end_reason": state.end_reason, "winner": state.winner}

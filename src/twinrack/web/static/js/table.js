@@ -136,6 +136,7 @@ function App() {
   const logBox = useRef(null);
   const scoreSeen = useRef(false);
   const api = useRef({});
+  const retry = useRef(null); // an action to send again once the table plays on
 
   // ---------------------------------------------------------------- the socket
   useEffect(() => {
@@ -167,13 +168,34 @@ function App() {
         return base.concat(m.log || []);
       });
       setPending((p) => (p && m.version > p.version ? null : p));
+      // an action refused while the table waited for its database goes again, with the
+      // same msg_id (the server applies it once), as soon as the table plays on
+      const again = retry.current;
+      if (again && !m.paused) {
+        retry.current = null;
+        if (m.version === again.version && sock.current &&
+            sock.current.sendRaw({ type: "action", version: again.version,
+              msg_id: again.msgId, action: again.action })) {
+          setPending(again);
+        }
+      }
     }
     function onMessage(m) {
       switch (m.type) {
         case "state": onState(m); break;
         case "players": setPlayers(m.players); break;
         case "ack": setPending((p) => (p && p.msgId === m.msg_id ? null : p)); break;
+        case "hints":
+          setMsg((prev) => (prev && prev.version === m.version ? { ...prev, hints: m.hints } : prev));
+          break;
         case "error":
+          if (m.retryable) {
+            setPending((p) => {
+              if (p && p.msgId === m.msg_id) retry.current = p;
+              return null;
+            });
+            break;
+          }
           setPending(null);
           setNotice({ kind: m.code === "stale_version" ? "info" : "error",
             text: m.code === "stale_version"
@@ -591,6 +613,8 @@ function App() {
     ${conn.status !== "open" && html`<div class="banner reconnecting" role="status">
       ${conn.status === "closed" ? (conn.detail && conn.detail.message) || "The connection is closed."
         : "reconnecting..."}</div>`}
+    ${msg.paused && html`<div class="banner reconnecting" role="status" id="paused">
+      The table is waiting for its database; play goes on by itself as soon as it answers.</div>`}
     ${notice && html`<div class=${`banner notice ${notice.kind}`} role="alert">
       ${notice.text} <button type="button" class="link" aria-label="dismiss the message"
         onClick=${() => setNotice(null)}>\u00d7</button></div>`}

@@ -1,0 +1,172 @@
+"""The slow work of the table service, done in worker processes (server/workers.py).
+
+Each function here runs in a worker process, takes plain picklable values and returns
+them: checking an uploaded card, a bot's decision, hints, rebuilding a game by replay, the
+replay frames and the verification of a finished game. None of it ever runs on the event
+loop that serves the sockets. A worker keeps the cards it has parsed (by their sha256), so
+a card is parsed once per worker, not once per job.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from twinrack.card import Card, parse_card
+from twinrack.engine import GameState, apply, new_game, parse_action, view
+from twinrack.engine.actions import Action
+from twinrack.engine.record import verify
+from twinrack.engine.rules import RuleSet
+from twinrack.engine.view import View
+from twinrack.errors import CardError, CardProblem, TwinRackError
+
+_CARDS: OrderedDict[str, Card] = OrderedDict()
+_BOTS: dict[tuple[str, str], Any] = {}
+_CARDS_KEPT = 8
+
+
+def card_of(source: str, name: str) -> Card:
+    """The card of ``source``, parsed once per worker process."""
+    key = hashlib.sha256(source.encode()).hexdigest()
+    card = _CARDS.get(key)
+    if card is None:
+        card = parse_card(source, name)
+        _CARDS[key] = card
+        while len(_CARDS) > _CARDS_KEPT:
+            old, _ = _CARDS.popitem(last=False)
+            for k in [k for k in _BOTS if k[0] == old]:
+                del _BOTS[k]
+    else:
+        _CARDS.move_to_end(key)
+    return card
+
+
+def warm_up() -> None:
+    """Run once in each new worker: import everything and load the practice card."""
+    from twinrack.card import practice_card
+    from twinrack.engine.state import card_info
+
+    card_info(practice_card())
+
+
+# ---------------------------------------------------------------------- cards
+
+
+def check_card_problems(source: str, name: str) -> list[CardProblem]:
+    """The problems of an uploaded card, each at its line and column (none when the card
+    is good)."""
+    try:
+        card_of(source, name)
+    except CardError as err:
+        return list(err.problems)
+    return []
+
+
+# ---------------------------------------------------------------------- bots and hints
+
+
+def _bot(source: str, name: str, level: str) -> Any:
+    from twinrack.bots import BOTS
+
+    card = card_of(source, name)
+    key = (card.sha256, level)
+    bot = _BOTS.get(key)
+    if bot is None:
+        cls = BOTS.get(level) or BOTS["random"]
+        bot = _BOTS[key] = cls(card)
+    return bot
+
+
+def bot_move(source: str, name: str, level: str, seat_view: View, legal: list[Action],
+             rng_state: Any) -> tuple[Action, Any]:
+    """A bot's decision and its generator's state afterwards (so a table replays the same
+    decisions whichever worker made them)."""
+    rng = random.Random()
+    rng.setstate(rng_state)
+    action = _bot(source, name, level).choose(seat_view, legal, rng)
+    return action, rng.getstate()
+
+
+def hints_for(source: str, name: str, seat_view: View) -> dict[str, Any]:
+    from twinrack.bots.hints import hints
+
+    out: dict[str, Any] = hints(seat_view, card_of(source, name)).to_dict()
+    return out
+
+
+# ---------------------------------------------------------------------- games
+
+
+@dataclass
+class Rebuilt:
+    """A game rebuilt from its stored rows, without its card (the owner attaches its own
+    copy: a card is big, and the owner has it already)."""
+
+    state: GameState
+    msg_ids: dict[tuple[int, str], int]
+
+
+def detach(state: GameState) -> GameState:
+    """Make ``state`` cheap to send between processes: drop the card and the caches."""
+    state.card = None  # type: ignore[assignment]
+    state.info = None  # type: ignore[assignment]
+    state.legal_cache = {}
+    state.mj_cache = None
+    state.public_view = None
+    for p in state.players:
+        p.cache, p.zero, p.prev, p.lb = {}, {}, None, {}
+        for r in p.racks:
+            r.view = None
+    return state
+
+
+def attach(state: GameState, card: Card) -> GameState:
+    from twinrack.engine.state import card_info
+
+    state.card = card
+    state.info = card_info(card)
+    return state
+
+
+def rebuild(source: str, name: str, rules: dict[str, Any], seed_hex: str,
+            rows: list[dict[str, Any]]) -> Rebuilt:
+    """Replay a stored game, checking every stored event against the replay."""
+    card = card_of(source, name)
+    state = new_game(RuleSet.from_dict(rules), seed=bytes.fromhex(seed_hex), card=card)
+    msg_ids: dict[tuple[int, str], int] = {}
+    for row in rows:
+        if row["seq"] == 0:
+            if row["events"] != [str(e) for e in state.events]:
+                raise TwinRackError("replay_mismatch", "the deal differs")
+            continue
+        if row["seq"] != len(state.actions) + 1:
+            raise TwinRackError("replay_gap", f"action {len(state.actions) + 1} is missing")
+        events = apply(state, parse_action(row["action"]))
+        if [str(e) for e in events] != row["events"]:
+            raise TwinRackError("replay_mismatch", f"action {row['seq']} replays differently")
+        if row["msg_id"]:
+            msg_ids[(row["seat"], row["msg_id"])] = state.version
+    return Rebuilt(detach(state), msg_ids)
+
+
+def replay_frames(source: str, name: str, rec: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every step of a finished game with every seat's view, for the replay page."""
+    card = card_of(source, name)
+    rules = RuleSet.from_dict(rec["rules"])
+    game = new_game(rules, seed=bytes.fromhex(rec["seed"]), card=card)
+    players = rules.players
+    frames = [{"action": "deal", "events": [str(e) for e in game.events],
+               "views": [view(game, s).to_dict() for s in range(players)]}]
+    for text in rec["actions"]:
+        events = apply(game, parse_action(text))
+        frames.append({"action": text, "events": [str(e) for e in events],
+                       "views": [view(game, s).to_dict() for s in range(players)]})
+    return frames
+
+
+def verify_game(source: str, name: str, rec: dict[str, Any]) -> dict[str, Any]:
+    verdict = verify(rec, card_of(source, name))
+    return {"ok": verdict.ok, "problem": verdict.problem}

@@ -1,0 +1,102 @@
+"""Driving a table of people from a test: one WebSocket per seat, random legal actions."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from tests.server.helpers import create_table
+
+
+class Players:
+    """Every seat of an all-human table, connected; ``step`` plays one random action."""
+
+    def __init__(self, client: TestClient, game_id: str, tokens: dict[int, str]) -> None:
+        self.client = client
+        self.game_id = game_id
+        self.tokens = tokens
+        self.stack = contextlib.ExitStack()
+        self.socks = {s: self.stack.enter_context(
+            client.websocket_connect(f"/ws/{game_id}?token={t}")) for s, t in tokens.items()}
+        self.states = {s: _next_state(ws) for s, ws in self.socks.items()}
+        self.sync(max(st["version"] for st in self.states.values()))
+        self.n = 0
+
+    @classmethod
+    def at_new_table(cls, client: TestClient, **form: str) -> Players:
+        players = int(form.get("players", "2"))
+        seats = {f"seat{i}": "human" for i in range(1, players)}
+        game_id, tokens = create_table(client, call_seconds="120", **seats, **form)
+        return cls(client, game_id, tokens)
+
+    @property
+    def over(self) -> bool:
+        return bool(self.states[0]["view"]["phase"] == "over")
+
+    @property
+    def version(self) -> int:
+        return int(self.states[0]["version"])
+
+    def sync(self, version: int) -> None:
+        for s, ws in self.socks.items():
+            while self.states[s]["version"] < version:
+                self.states[s] = _next_state(ws)
+
+    def step(self, rng: random.Random) -> str:
+        """One random legal action (never a pure rearrangement) of a seat that must act."""
+        seat = self.states[0]["view"]["to_act"][0]
+        legal = [x["action"] for x in self.states[seat]["legal"]
+                 if not x["action"].startswith("move")]
+        action = rng.choice(legal)
+        self.n += 1
+        msg_id = f"d{self.n}"
+        ws = self.socks[seat]
+        ws.send_json({"type": "action", "version": self.states[seat]["version"],
+                      "msg_id": msg_id, "action": action})
+        while True:
+            m = ws.receive_json()
+            if m["type"] == "state":
+                self.states[seat] = m
+            elif m.get("msg_id") == msg_id:
+                assert m["type"] == "ack", m
+                self.sync(m["version"])
+                return action
+
+    def send(self, seat: int, action: str, msg_id: str) -> None:
+        self.socks[seat].send_json({"type": "action", "msg_id": msg_id, "action": action,
+                                    "version": self.states[seat]["version"]})
+
+    def reply(self, seat: int, msg_id: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The answer to ``msg_id`` and the states that came before it (kept as the
+        seat's latest state)."""
+        states = []
+        while True:
+            m = self.socks[seat].receive_json()
+            if m["type"] == "state":
+                self.states[seat] = m
+                states.append(m)
+            elif m.get("msg_id") == msg_id:
+                return m, states
+
+    def next_state(self, seat: int) -> dict[str, Any]:
+        self.states[seat] = _next_state(self.socks[seat])
+        return self.states[seat]
+
+    def close(self) -> None:
+        self.stack.close()
+
+    def __enter__(self) -> Players:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _next_state(ws: Any) -> dict[str, Any]:
+    while True:
+        m = ws.receive_json()
+        if m["type"] == "state":
+            return dict(m)

@@ -1,0 +1,138 @@
+"""Nothing hidden leaves the server, by any route.
+
+The test enumerates the application's routes, so that a route added later is covered
+without anyone remembering to add it here: during seeded random games of every variant it
+calls every GET route and opens every WebSocket route, for the game, as each seat (by its
+token) and as a spectator, and checks that no answer holds anything that viewer may not
+see: another seat's concealed tiles, an event it sees redacted, the seed before the end,
+another seat's token. A route that changes a game by another method must be added to the
+checks below, or the test fails.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from fastapi.routing import APIWebSocketRoute
+from starlette.routing import Mount, WebSocketRoute
+
+from tests.server.drive import Players
+from tests.server.helpers import make_client
+from twinrack.engine import GameState
+from twinrack.engine.record import record_for
+from twinrack.server.hub import token_hash
+from twinrack.tiles import format_tiles
+
+
+def secrets_of(state: GameState, viewer: int | None, tokens: dict[int, str]) -> set[str]:
+    """What ``viewer`` may not see now, as text that would betray it."""
+    out: set[str] = set()
+    if not state.over:
+        out.add(state.seed.hex())
+        for e in state.events:
+            if e.seen_by(viewer) != e:
+                out.add(str(e))
+        for s, p in enumerate(state.players):
+            if s != viewer and p.n >= 5:
+                pool = [t for t, n in enumerate(p.pool) for _ in range(n)]
+                out.add(format_tiles(pool))
+    for s, t in tokens.items():
+        if s != viewer:
+            out.update({t, token_hash(t)})
+    return out
+
+
+def game_routes(app: Any) -> tuple[list[str], list[str]]:
+    """Every GET path and WebSocket path of the app, with ``{game_id}`` and the other
+    parameters left in place."""
+    gets, sockets = [], []
+    for r in app.routes:
+        if isinstance(r, Mount):
+            assert r.path == "/static", f"a new mount {r.path}: check what it serves"
+        elif isinstance(r, APIWebSocketRoute | WebSocketRoute):
+            sockets.append(r.path)
+        elif "GET" in (r.methods or ()):
+            gets.append(r.path)
+        else:
+            assert "{game_id}" not in r.path, \
+                f"{r.methods} {r.path} acts on a game: cover it in this test"
+    return gets, sockets
+
+
+def fill(path: str, game_id: str) -> str:
+    return re.sub(r"\{[^}]+\}", "x", path.replace("{game_id}", game_id))
+
+
+def check_every_route(players: Players, rng: random.Random) -> int:
+    client = players.client
+    table = client.app.state.hub.tables[players.game_id]
+    state = table.state
+    gets, sockets = game_routes(client.app)
+    viewers: list[int | None] = [None, *players.tokens]
+    calls = 0
+    for viewer in viewers:
+        token = players.tokens.get(viewer) if viewer is not None else None
+        hidden = secrets_of(state, viewer, players.tokens)
+        query = f"?token={token}" if token else ""
+        client.cookies.clear()  # each viewer is a browser of its own
+        for path in gets:
+            r = client.get(fill(path, players.game_id) + query)
+            leaked = [s for s in hidden if s in r.text]
+            assert not leaked, f"GET {path} as {viewer}: {leaked[:3]}"
+            calls += 1
+        for path in sockets:
+            with client.websocket_connect(fill(path, players.game_id) + query) as ws:
+                first = ws.receive_text()
+            leaked = [s for s in hidden if s in first]
+            assert not leaked, f"WS {path} as {viewer}: {leaked[:3]}"
+            calls += 1
+        # and the record is exactly what the engine says this viewer may see
+        rec = client.get(f"/api/games/{players.game_id}/record{query}").json()
+        expected = record_for(state, viewer)
+        expected["card"]["source"] = table.card.source
+        assert rec == expected
+    return calls
+
+
+@pytest.mark.parametrize(("variant", "players", "seed"), [
+    ("siamese", "2", 21), ("royale", "3", 22), ("royale", "4", 23), ("imperial", "2", 24)])
+def test_no_route_shows_a_viewer_what_it_may_not_see(database_url: str, variant: str,
+                                                     players: str, seed: int) -> None:
+    rng = random.Random(seed)
+    with make_client(database_url) as client:
+        table = Players.at_new_table(client, variant=variant, players=players)
+        with table:
+            calls = check_every_route(table, rng)
+            steps = 0
+            while not table.over and steps < 400:
+                table.step(rng)
+                steps += 1
+                if steps % 60 == 0:
+                    calls += check_every_route(table, rng)
+            calls += check_every_route(table, rng)
+    assert calls > 50
+
+
+def test_the_record_during_play_holds_no_hidden_tile(database_url: str) -> None:
+    """The defect this test keeps away: the record route answered everyone, during play,
+    with every seat's deal and every picked tile."""
+    with make_client(database_url) as client:
+        with Players.at_new_table(client) as table:
+            rng = random.Random(3)
+            for _ in range(6):
+                table.step(rng)
+        game_id = table.game_id
+        state = client.app.state.hub.tables[game_id].state
+        spectator = client.get(f"/api/games/{game_id}/record").json()
+        assert spectator["seed"] is None and "actions" not in spectator
+        assert [e for e in spectator["events"] if e.startswith("deal")] == [
+            "deal 0 27", "deal 1 27"]
+        mine = client.get(f"/api/games/{game_id}/record?token={table.tokens[1]}").json()
+        assert mine["events"] == [str(e.seen_by(1)) for e in state.events]
+        assert any(e.startswith("deal 1 27: ") for e in mine["events"])
+        assert "deal 0 27" in mine["events"]
+        bad = client.get(f"/api/games/{game_id}/record?token=not-a-token")
+        assert bad.status_code == 403
