@@ -7,8 +7,9 @@ optional when the seat is given to :func:`parse_action`)::
     1: claim mahjongg              1: claim double          1: claim expose
     1: expose 2 6C 6C J            (rack 2; the claimed tile is among them)
     0: exchange 6C from 1:2:1      (seat 1, rack 2, first exposure on that rack)
-    0: mahjongg 1 F F 2B 2B J ...  (the concealed tiles put on rack 1; strict: "mahjongg 1"
-                                    declares the tiles arranged on that rack)
+    0: mahjongg 1 F F 2B 2B J ...  (the concealed tiles put on rack 1; "mahjongg 1" declares
+                                    a rack exposed in full, or in strict mode the tiles
+                                    arranged on that rack)
     0: move 5B 1>2                 0: declare Special-1 F N E W S ...   0: undeclare
 
 ``str(action)`` is the text form and ``repr(action)`` pastes into a test.
@@ -91,8 +92,8 @@ class Exchange(Action):
 @dataclass(frozen=True, slots=True)
 class MahJongg(Action):
     """Declare Mah Jongg on ``rack`` with these concealed tiles (sorted). Empty ``tiles``
-    declares the tiles arranged on that rack (strict mode: the way a Mah Jongg in error is
-    made)."""
+    declares a rack exposed in full (no tile to add), or otherwise the tiles arranged on
+    that rack (strict mode: the way a Mah Jongg in error is made)."""
 
     rack: int
     tiles: tuple[int, ...] = ()

@@ -584,7 +584,7 @@ def _turn_options(st: GameState, seat: int) -> list[Action]:
         if st.rules.strict:
             for r in p.open_racks():
                 rack = p.racks[r]
-                if sum(rack.conc) == HAND_SIZE - rack.exposed and not (
+                if 0 < sum(rack.conc) == HAND_SIZE - rack.exposed and not (
                         p.declared is not None and r == 0):
                     out.append(MahJongg(seat, r, ()))
     if must in MJ_KINDS:
@@ -1009,7 +1009,7 @@ def _do_mahjongg(st: GameState, seat: int, r: int, tiles: tuple[int, ...],
                  ev: list[Event]) -> None:
     p = st.players[seat]
     rack = p.racks[r]
-    arranged = not tiles
+    arranged = not tiles and rack.exposed < HAND_SIZE  # a rack exposed in full adds none
     if arranged:
         tiles = tuple(tiles_of(rack.conc))
     options = _mj_options(st, seat)
