@@ -4,6 +4,7 @@ discard (rules sections 4 to 9)."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import pytest
@@ -11,11 +12,19 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tests.engine.helpers import R, legal_texts, lines, play, rig
+from twinrack.bots import BOTS
 from twinrack.card import practice_card
 from twinrack.engine import (
+    Claim,
+    GameState,
     MahJongg,
+    Pass,
+    RuleSet,
     apply,
+    legal_actions,
+    new_game,
     score,
+    view,
 )
 from twinrack.engine.events import MahJonggDeclared
 from twinrack.tiles import FLOWER, JOKER, format_tiles, tile_index
@@ -48,6 +57,46 @@ def test_a_mahjongg_of_exposures_only_is_declared_with_no_tile(strict: bool) -> 
     assert play(g, "0: discard 3D")[0] == "discard 0 3D"
     assert lines(g) == ["seat 0: +60  Mah Jongg on rack 1: Honors-5 (card value 30; "
                         "jokerless x2)"]
+
+
+# ------------------------------------------------------------------ Double with an exposure
+
+# 2468-1 "2222a 44a 66b 8888b NN" (25) in Bams/Craks without one 8C
+B13 = "2B 2B 2B 2B 4B 4B 6C 6C 8C 8C 8C N N"
+# Honors-3 "EEEE WWWW RR GG 00" (35) less the E E E E exposed with a claimed E
+H10 = "W W W W R R G G 0 0"
+# 2468-3 "FFF 2222a 666a 8888b" (25) without one 8C
+A13 = "F F F 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C"
+
+
+def exposed_double_game():  # type: ignore[no-untyped-def]
+    """Royale: seat 2 claims East's E for E E E E on rack 1 (Honors-3 then complete), seat
+    1 waits on 8C for a single Mah Jongg, and East throws 8C two turns later."""
+    g = rig(R("royale", 4), ["E 8C", A13, "E E E " + H10 + " " + B13], picks="1D 2D 3D")
+    play(g, "0: discard E", "1: pass", "3: pass", "2: claim expose", "2: expose 1 E E E E",
+         "2: discard S", "3: pass", "0: pass", "1: pass", "3: discard 2D", "0: pass",
+         "1: pass", "2: pass", "0: discard 8C")
+    return g
+
+
+def test_double_claim_beside_a_rack_complete_with_an_exposure() -> None:
+    g = exposed_double_game()
+    assert [t for t in legal_texts(g, 2) if "claim" in t] == ["2: claim double",
+                                                          "2: claim expose"]
+    assert [t for t in legal_texts(g, 1) if "claim" in t] == ["1: claim mahjongg",
+                                                          "1: claim expose"]
+    assert play(g, "1: claim mahjongg", "2: claim double", "3: pass")[-1] == \
+        "grant 2 double 8C from 0"
+    play(g, "2: mahjongg 2 2B 2B 2B 2B 4B 4B 6C 6C 8C 8C 8C 8C N N",
+         f"2: mahjongg 1 {H10}")
+    assert g.end_reason == "mahjongg" and g.winner == 2
+    assert lines(g) == [
+        "seat 2: +140  Double Mah Jongg hand x2 on rack 1: Honors-3 (card value 35; "
+        "jokerless x2)",
+        "seat 2: +100  Double Mah Jongg hand x2 on rack 2: 2468-1 (card value 25; "
+        "jokerless x2)",
+        "seat 2: +10  closed hand on rack 2: 2468-1",
+        "seat 0: -25  threw the tile claimed for an opponent's Double Mah Jongg"]
 
 
 # ------------------------------------------------------------------ properties
@@ -95,3 +144,74 @@ def test_any_rack_exposed_in_full_is_declared_and_scored(line: tuple[str, list[l
     assert points >= next(h for h in CARD.hands if h.id == own).value
 
 
+def full_rack(g: GameState, a: MahJongg) -> bool:
+    return g.players[a.seat].racks[a.rack].exposed == 14
+
+
+def declare_all(g: GameState, seat: int) -> None:
+    """Declare every Mah Jongg offered (the first each time) while the turn lasts; each
+    must be honoured."""
+    while not g.over and g.phase == "turn" and g.current == seat:
+        mjs = [a for a in legal_actions(g, seat)
+               if isinstance(a, MahJongg) and (a.tiles or full_rack(g, a))]
+        if not mjs:
+            return
+        assert isinstance(apply(g, mjs[0])[0], MahJonggDeclared)
+
+
+def check_claims(g: GameState) -> int:
+    """Every Mah Jongg or Double claim offered, granted alone, is honoured and scored as
+    claimed: a Double iff claimed as one. Returns how many claims were checked."""
+    assert g.window is not None
+    checked = 0
+    for s in g.window.pending:
+        for claim in legal_actions(g, s):
+            if not (isinstance(claim, Claim) and claim.kind in ("mahjongg", "double")):
+                continue
+            h = g.copy()
+            assert h.window is not None
+            h.window.answers.clear()  # the claim alone
+            apply(h, claim)
+            while h.phase == "window":
+                assert h.window is not None
+                apply(h, Pass(h.window.pending[0]))
+            assert h.current == s and h.claim_kind == claim.kind
+            if h.must == "error":  # a claim in error: strict only
+                assert g.rules.strict and claim.kind == "mahjongg"
+                continue
+            declare_all(h, s)
+            doubled = any("Double Mah Jongg" in x.reason for x in score(h).lines)
+            assert doubled == (claim.kind == "double"), (str(claim), score(h).lines)
+            assert claim.kind != "double" or (h.end_reason, h.winner) == ("mahjongg", s)
+            checked += 1
+    return checked
+
+
+def check_declarations(g: GameState) -> None:
+    """Every Mah Jongg offered on a turn (with its tiles, or on a rack exposed in full) is
+    honoured; in casual play every one offered is."""
+    seat = g.current
+    for a in legal_actions(g, seat):
+        if isinstance(a, MahJongg) and (a.tiles or full_rack(g, a) or not g.rules.strict):
+            assert isinstance(apply(g.copy(), a)[0], MahJonggDeclared), str(a)
+
+
+@pytest.mark.parametrize(("variant", "players", "level", "seeds"),
+                         [("siamese", 2, "expert", 6), ("royale", 4, "greedy", 2),
+                          ("imperial", 2, "greedy", 1)])
+def test_claims_and_declarations_offered_are_honoured_and_scored(
+        variant: str, players: int, level: str, seeds: int) -> None:
+    checked = 0
+    for seed in range(seeds):
+        rules = RuleSet.for_variant(variant, players, strict=seed % 2 == 1)
+        g = new_game(rules, seed=seed, card=CARD)
+        bots = [BOTS[level](CARD) for _ in range(players)]
+        rng = random.Random(seed)
+        while not g.over:
+            if g.phase == "window":
+                checked += check_claims(g)
+            elif g.phase == "turn":
+                check_declarations(g)
+            s = g.to_act()[0]
+            apply(g, bots[s].choose(view(g, s), legal_actions(g, s), rng))
+    assert checked

@@ -393,32 +393,52 @@ def _atomic_ok(st: GameState, p: Player, x: int) -> bool:
     return bool((_sub_aways(st.info, ways, counts, ()) == 0).any())
 
 
-def _rack_fillings(st: GameState, p: Player, r: int, counts: Sequence[int],
-                   need: int | None) -> list[tuple[int, ...]]:
-    """Fillings of rack ``r`` from arbitrary free ``counts`` (slow path: doubles)."""
+Completions = dict[tuple[int, ...], list[int]]
+
+
+def rack_completions(st: GameState, p: Player, r: int, counts: Sequence[int] | None = None,
+                     need: int | None = None, fresh: int | None = None) -> Completions:
+    """The one test of "rack ``r`` is complete" (section 7), behind every Mah Jongg
+    declaration (hence the score) and every Mah Jongg or Double claim: each set of concealed
+    tiles from ``counts`` (default: the player's free tiles) that completes the rack with
+    its exposures, mapped to the card ways it makes; with ``need``, only sets holding that
+    tile. A rack exposed in full is completed by the empty set. A declared hand is completed
+    only by ``fresh``, the tile picked or claimed (default: this turn's)."""
     rack = p.racks[r]
     if p.declared is not None and r == 0:
-        x = st.acquired
-        if x is None or counts[x] <= 0 or (need is not None and need != x):
-            return []
-        return [(x,)] if _atomic_ok(st, p, x) else []
-    a = st.info.cc.way_aways(np.array(counts, dtype=np.int64), rack.exposures)
-    out: set[tuple[int, ...]] = set()
-    for w in np.nonzero((a == 0) & st.info.normal)[0].tolist():
-        out.update(_fillings(st.info, w, counts, rack.exposures, need))
-    return sorted(out)
+        x = st.acquired if fresh is None else fresh
+        return _declared_completion(st, p, p.free() if counts is None else counts, need, x)
+    if counts is None:
+        counts, ways = p.free(), _zero_ways(st, p, rack)
+    else:
+        a = st.info.cc.way_aways(np.array(counts, dtype=np.int64), rack.exposures)
+        ways = np.nonzero((a == 0) & st.info.normal)[0]
+    out: Completions = {}
+    for w in ways.tolist():
+        for fill in _fillings(st.info, w, counts, rack.exposures, need):
+            out.setdefault(fill, []).append(w)
+    return out
+
+
+def _declared_completion(st: GameState, p: Player, counts: Sequence[int], need: int | None,
+                         x: int | None) -> Completions:
+    """The declared hand on the first rack: its 13 fixed tiles and the fresh tile ``x``."""
+    assert p.declared is not None
+    if x is None or counts[x] <= 0 or (need is not None and need != x):
+        return {}
+    if not _atomic_ok(st, p, x):
+        return {}
+    return {(x,): st.info.declared_ways[p.declared].tolist()}
 
 
 def _complete_all(st: GameState, p: Player, counts: Sequence[int], racks: Sequence[int],
-                  need: int | None) -> bool:
+                  need: int | None, fresh: int | None = None) -> bool:
     """Can every rack of ``racks`` be declared from ``counts`` (using ``need`` somewhere)?"""
     if not racks:
         return need is None
-    r = racks[0]
-    for fill in _rack_fillings(st, p, r, counts, None):
-        rest = _minus(counts, fill)
+    for fill in rack_completions(st, p, racks[0], counts, None, fresh):
         still = None if need is None or need in fill else need
-        if _complete_all(st, p, rest, racks[1:], still):
+        if _complete_all(st, p, _minus(counts, fill), racks[1:], still, fresh):
             return True
     return False
 
@@ -440,6 +460,21 @@ def _hand_points(st: GameState, hand: Hand, jokerless: bool, closed: bool) -> in
 MjOption = tuple[Hand, bool, bool]  # hand, jokerless, closed
 
 
+def _best_line(st: GameState, p: Player, r: int, fill: tuple[int, ...],
+               ways: Sequence[int]) -> tuple[tuple[int, ...], MjOption]:
+    """The tiles a declaration names for a completion of rack ``r``, and the line worth the
+    most among the ``ways`` it makes."""
+    rack = p.racks[r]
+    if p.declared is not None and r == 0:
+        tiles = tuple(sorted([*tiles_of(rack.conc), *fill]))
+        return tiles, (st.info.declared_hands[p.declared], JOKER not in tiles, True)
+    jl = JOKER not in fill and not any(x.jokers for x in rack.exposures)
+    closed = not rack.exposures
+    hands = [st.card.hands[int(st.info.way_hand[w])] for w in ways]
+    hand = max(hands, key=lambda h: (_hand_points(st, h, jl, closed), -h.number))
+    return fill, (hand, jl, closed)
+
+
 def _mj_options(st: GameState, seat: int) -> dict[tuple[int, tuple[int, ...]], MjOption]:
     """Every valid Mah Jongg declaration of the seat on turn: (rack, tiles) -> the best
     line it makes (section 7). Cached for the state's version."""
@@ -451,79 +486,57 @@ def _mj_options(st: GameState, seat: int) -> dict[tuple[int, tuple[int, ...]], M
     free = p.free()
     need = st.need if st.must in MJ_KINDS else None
     open_racks = p.open_racks()
-    best: dict[tuple[int, tuple[int, ...]], tuple[int, int, MjOption]] = {}
+    out: dict[tuple[int, tuple[int, ...]], MjOption] = {}
     for r in open_racks:
-        rack = p.racks[r]
         others = [q for q in open_racks if q != r]
-        if p.declared is not None and r == 0:
-            x = st.acquired
-            if x is None or free[x] <= 0 or (need is not None and need != x):
-                continue
-            if not _atomic_ok(st, p, x):
-                continue
-            if st.must == "double" and not _complete_all(st, p, _minus(free, (x,)), others,
-                                                         None):
-                continue
-            tiles = tuple(sorted([*tiles_of(rack.conc), x]))
-            hand = st.info.declared_hands[p.declared]
-            jl = JOKER not in tiles
-            best[(r, tiles)] = (0, 0, (hand, jl, True))
-            continue
-        zero = _zero_ways(st, p, rack)
-        if not len(zero):
-            continue
-        joker_exposed = any(x.jokers for x in rack.exposures)
-        closed = not rack.exposures
-        for w in zero.tolist():
-            hand = st.card.hands[int(st.info.way_hand[w])]
-            for fill in _fillings(st.info, w, free, rack.exposures, need):
-                if st.must == "double":
-                    still = None if need is None or need in fill else need
-                    if not _complete_all(st, p, _minus(free, fill), others, still):
-                        continue
-                jl = not joker_exposed and JOKER not in fill
-                pts = _hand_points(st, hand, jl, closed)
-                key = (r, fill)
-                old = best.get(key)
-                if old is None or (pts, -hand.number) > (old[0], old[1]):
-                    best[key] = (pts, -hand.number, (hand, jl, closed))
-    out = {k: v[2] for k, v in best.items()}
+        for fill, ways in rack_completions(st, p, r, None, need).items():
+            if st.must == "double":
+                still = None if need is None or need in fill else need
+                if not _complete_all(st, p, _minus(free, fill), others, still):
+                    continue
+            tiles, option = _best_line(st, p, r, fill, ways)
+            out[(r, tiles)] = option
     st.mj_cache = (stamp, out)
     return out
 
 
+def _near(st: GameState, p: Player, r: int, t: int) -> bool:
+    """Rack ``r`` may be complete once ``t`` joins the free tiles (a cheap necessary test:
+    some line at most one tile away)."""
+    rack = p.racks[r]
+    if p.declared is not None and r == 0:
+        return _atomic_ok(st, p, t)
+    if _at_least(p, rack, 2):
+        return False
+    return bool(((_aways(st, p, rack) <= 1) & st.info.normal).any())
+
+
+def _takes(st: GameState, p: Player, r: int, t: int, plus: Sequence[int]) -> bool:
+    """``t`` completes rack ``r``: a cheap filter on lines that hold ``t``, then the one
+    test, :func:`rack_completions`."""
+    rack = p.racks[r]
+    if not (p.declared is not None and r == 0):
+        info = st.info
+        cand = np.nonzero((_aways(st, p, rack) <= 1) & info.normal & info.demand[:, t])[0]
+        if not len(cand) or not (_sub_aways(info, cand, plus, rack.exposures) == 0).any():
+            return False
+    return bool(rack_completions(st, p, r, plus, t, t))
+
+
 def _claim_mahjongg(st: GameState, seat: int, t: int) -> tuple[bool, bool]:
-    """Could ``seat`` declare a Mah Jongg using discard ``t`` (and a Double)?"""
+    """Could ``seat`` declare a Mah Jongg using discard ``t``, and a Double (a Mah Jongg on
+    every open rack in that turn, winning)? Decided by :func:`rack_completions`, as the
+    declarations are."""
     p = st.players[seat]
-    info = st.info
-    free = p.free()
-    plus = list(free)
+    plus = list(p.free())
     plus[t] += 1
     open_racks = p.open_racks()
-    completing: list[int] = []
-    for r in open_racks:
-        rack = p.racks[r]
-        if p.declared is not None and r == 0:
-            if _atomic_ok(st, p, t):
-                completing.append(r)
-            continue
-        if _at_least(p, rack, 2):
-            continue
-        a = _aways(st, p, rack)
-        cand = np.nonzero((a <= 1) & info.normal & info.demand[:, t])[0]
-        if len(cand) and (_sub_aways(info, cand, plus, rack.exposures) == 0).any():
-            completing.append(r)
-    if not completing:
+    near = [r for r in open_racks if _near(st, p, r, t)]
+    if not any(_takes(st, p, r, t, plus) for r in near):
         return False, False
-    double = False
-    if (len(open_racks) >= 2 and all(r.dead is None for r in p.racks)
-            and len(completing) == len(open_racks)):
-        saved = st.acquired
-        st.acquired = t  # the atomic rack's 14th tile would be the claimed one
-        try:
-            double = _complete_all(st, p, plus, open_racks, t)
-        finally:
-            st.acquired = saved
+    double = (len(open_racks) >= 2 and len(near) == len(open_racks)
+              and all(r.dead is None for r in p.racks)
+              and _complete_all(st, p, plus, open_racks, t, t))
     return True, double
 
 
@@ -628,10 +641,10 @@ def _window_options(st: GameState, seat: int) -> list[Action]:
     assert w is not None
     out: list[Action] = [_pass(seat)]
     single, double = _claim_mahjongg(st, seat, w.tile)
-    if single or st.rules.strict:
-        out.append(_claim(seat, "mahjongg"))
-    if double:
+    if double:  # a discard that gives a Double is claimed as one (section 4)
         out.append(_claim(seat, "double"))
+    elif single or st.rules.strict:
+        out.append(_claim(seat, "mahjongg"))
     if not w.mahjongg_only:
         p = st.players[seat]
         free = p.free()
