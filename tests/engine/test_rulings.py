@@ -27,7 +27,7 @@ from twinrack.engine import (
     view,
 )
 from twinrack.engine.events import MahJonggDeclared
-from twinrack.tiles import FLOWER, JOKER, format_tiles, tile_index
+from twinrack.tiles import CANONICAL, FLOWER, JOKER, format_tiles, tile_index
 
 CARD = practice_card()
 
@@ -97,6 +97,31 @@ def test_double_claim_beside_a_rack_complete_with_an_exposure() -> None:
         "jokerless x2)",
         "seat 2: +10  closed hand on rack 2: 2468-1",
         "seat 0: -25  threw the tile claimed for an opponent's Double Mah Jongg"]
+
+
+# ------------------------------------------------------------------ Jokers of a rack in error
+
+
+def rack_holds(g: GameState, seat: int, rack: int, n: int) -> None:
+    """Move concealed tiles so that rack ``rack`` (from 1) holds exactly ``n`` of them."""
+    racks = g.players[seat].racks
+    src, dst = (rack, 3 - rack) if sum(racks[rack - 1].conc) > n else (3 - rack, rack)
+    while sum(racks[rack - 1].conc) != n:
+        t = next(k for k in range(36) if racks[src - 1].conc[k])
+        play(g, f"{seat}: move {CANONICAL[t]} {src}>{dst}")
+
+
+def test_jokers_exposed_before_a_mahjongg_in_error_may_be_exchanged() -> None:
+    g = rig(R(strict=True), ["6C 6C", "6C J 1D"], picks="4D 5D 7D")
+    play(g, "0: discard 6C", "1: claim expose", "1: expose 1 6C 6C J")
+    rack_holds(g, 1, 1, 11)
+    ev = play(g, "1: mahjongg 1")
+    assert ev[0].startswith("error 1 1: ") and ev[1:] == ["dead 1 1 error"]
+    play(g, "1: discard 1D", "0: pass")
+    assert "0: exchange 6C from 1:1:1" in legal_texts(g, 0)
+    assert play(g, "0: exchange 6C from 1:1:1") == ["exchange 0 6C from 1:1:1"]
+    assert str(g.players[1].racks[0].exposures[0]) == "6C 6C 6C"
+    assert g.players[0].pool[JOKER] == 1
 
 
 # ------------------------------------------------------------------ properties

@@ -616,7 +616,7 @@ def _turn_options(st: GameState, seat: int) -> list[Action]:
             out.extend(_exposure_options(st, seat, None))
         for o, other in enumerate(st.players):
             for q, rack in enumerate(other.racks):
-                if rack.mahjongg is not None or rack.dead == "error":
+                if rack.mahjongg is not None:
                     continue
                 for i, x in enumerate(rack.exposures):
                     if x.jokers and free[x.tile] and i != rack.killer:
@@ -1197,7 +1197,7 @@ def why_illegal(st: GameState, a: Action) -> IllegalActionError:
         if not 0 <= a.index < len(rack.exposures):
             return _refuse("no_such_exposure", "there is no such exposure", "6")
         x = rack.exposures[a.index]
-        if rack.mahjongg is not None or rack.dead == "error":
+        if rack.mahjongg is not None:
             return _refuse("exchange_from_mahjongg", "Jokers of an exposed Mah Jongg are "
                            "frozen", "6")
         if a.index == rack.killer:
