@@ -20,13 +20,18 @@ from twinrack.engine import (
     MahJongg,
     Pass,
     RuleSet,
+    Withdraw,
     apply,
     legal_actions,
     new_game,
+    parse_action,
+    parse_event,
     score,
     view,
 )
-from twinrack.engine.events import MahJonggDeclared
+from twinrack.engine.events import MahJonggDeclared, Withdrawn
+from twinrack.errors import IllegalActionError
+from twinrack.narration import narrate
 from twinrack.tiles import CANONICAL, FLOWER, JOKER, format_tiles, tile_index
 
 CARD = practice_card()
@@ -122,6 +127,78 @@ def test_jokers_exposed_before_a_mahjongg_in_error_may_be_exchanged() -> None:
     assert play(g, "0: exchange 6C from 1:1:1") == ["exchange 0 6C from 1:1:1"]
     assert str(g.players[1].racks[0].exposures[0]) == "6C 6C 6C"
     assert g.players[0].pool[JOKER] == 1
+
+
+# ------------------------------------------------------------------ withdrawing a claim
+
+
+def refused(g: GameState, text: str) -> str:
+    before = [str(e) for e in g.events]
+    with pytest.raises(IllegalActionError) as err:
+        apply(g, parse_action(text))
+    assert [str(e) for e in g.events] == before
+    return err.value.code
+
+
+def test_a_false_mahjongg_claim_with_no_group_must_give_the_tile_back() -> None:
+    g = rig(R(strict=True), ["9D"], picks="1D 2D")
+    play(g, "0: discard 9D")
+    assert play(g, "1: claim mahjongg") == ["claim 1 mahjongg", "grant 1 mahjongg 9D from 0",
+                                            "error 1 claim"]
+    assert legal_texts(g, 1) == ["1: withdraw"]  # never a discard: the tile is not kept
+    assert refused(g, "1: discard 9D") == "must_expose"
+    assert play(g, "1: withdraw") == ["withdraw 1 9D", "pick 1 2D"]
+    assert g.discards == [(0, 9 + 9 + 8)] and g.players[1].pool[26] == 0
+    assert g.players[1].n == 28 and lines(g) == []
+
+
+def test_a_false_claimer_exposes_the_group_of_the_discard_or_withdraws() -> None:
+    g = rig(R(strict=True), ["8C", "8C 8C"], picks="5D")
+    play(g, "0: discard 8C", "1: claim mahjongg")
+    assert legal_texts(g, 1) == ["1: expose 1 8C 8C 8C", "1: expose 2 8C 8C 8C",
+                                 "1: withdraw"]
+    play(g, "1: expose 2 8C 8C 8C")
+    assert "1: withdraw" not in legal_texts(g, 1)
+    assert refused(g, "1: withdraw") == "cannot_withdraw"
+
+
+def test_withdrawing_hands_the_tile_to_a_farther_mahjongg_in_royale() -> None:
+    g = rig(R("royale", 4, strict=True), ["8C", "", "", A13], picks="1D 2D")
+    play(g, "0: discard 8C")
+    ev = play(g, "1: claim mahjongg", "2: pass", "3: claim mahjongg")
+    assert ev[-2:] == ["grant 1 mahjongg 8C from 0", "error 1 claim"]
+    assert view(g, 2).waiting == ((3, "mahjongg"),)
+    assert play(g, "1: withdraw") == ["withdraw 1 8C", "grant 3 mahjongg 8C from 0"]
+    assert view(g, 2).waiting == () and g.must == "mahjongg"
+    assert play(g, f"3: mahjongg 1 {A13} 8C") == [
+        "mahjongg 3 1 2468-3 jokerless closed: 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C 8C F F F"]
+
+
+def test_an_exposure_claim_may_be_withdrawn_in_casual_play() -> None:
+    g = rig(R(), ["6C", "6C J 1D"], picks="4D 5D")
+    play(g, "0: discard 6C", "1: claim expose")
+    assert legal_texts(g, 1)[-1] == "1: withdraw"
+    assert refused(g, "0: withdraw") == "not_your_turn"
+    assert play(g, "1: withdraw") == ["withdraw 1 6C", "pick 1 5D"]
+    assert refused(g, "1: withdraw") == "cannot_withdraw"
+    assert g.discards == [(0, 14)]
+
+
+def test_a_withdrawn_last_discard_ends_the_game() -> None:
+    g = rig(R(strict=True), ["9D"], picks="1D")
+    g.wall_pos = len(g.wall)  # the wall is spent after East's pick
+    play(g, "0: discard 9D", "1: claim mahjongg")
+    assert play(g, "1: withdraw") == ["withdraw 1 9D", "end wall"]
+
+
+def test_withdraw_text_forms_and_narration() -> None:
+    assert str(parse_action("withdraw", seat=1)) == "1: withdraw"
+    assert parse_action("1: withdraw") == Withdraw(1)
+    assert parse_event("withdraw 1 8C") == Withdrawn(1, 16)
+    assert narrate(Withdrawn(1, 16), ["You", "Bot"]) == \
+        "Bot withdraws the claim: 8C goes back to the discards"
+    assert narrate(Withdrawn(0, 16), ["You", "Bot"]) == \
+        "You withdraw the claim: 8C goes back to the discards"
 
 
 # ------------------------------------------------------------------ properties

@@ -27,6 +27,7 @@ from twinrack.engine.actions import (
     Move,
     Pass,
     Undeclare,
+    Withdraw,
 )
 from twinrack.engine.events import (
     Claimed,
@@ -48,6 +49,7 @@ from twinrack.engine.events import (
     Started,
     Stopped,
     Undeclared,
+    Withdrawn,
 )
 from twinrack.engine.rules import RuleSet
 from twinrack.engine.scoring import (
@@ -79,6 +81,8 @@ from twinrack.errors import IllegalActionError, TwinRackError
 from twinrack.tiles import CANONICAL, FLOWER, JOKER, NUM_KINDS, tiles_of
 
 MJ_KINDS = ("mahjongg", "double")
+#: what a granted claim requires first (GameState.must)
+CLAIM_MUSTS = ("expose", "mahjongg", "double", "error")
 _EMPTY: IntArray = np.zeros(0, dtype=np.int64)
 
 _PRACTICE: list[Card] = []
@@ -586,26 +590,51 @@ def _declare_options(st: GameState, seat: int) -> list[Action]:
     return sorted(out, key=str)
 
 
+def _declarations(st: GameState, seat: int) -> list[Action]:
+    """Mah Jongg declarations: the valid ones and, in strict mode, racks declared as
+    arranged (holding the claimed tile while a Mah Jongg claim awaits it)."""
+    p = st.players[seat]
+    out: list[Action] = [MahJongg(seat, r, tiles) for (r, tiles) in _mj_options(st, seat)]
+    if st.rules.strict:
+        need = st.need if st.must in MJ_KINDS else None
+        for r in p.open_racks():
+            rack = p.racks[r]
+            if (0 < sum(rack.conc) == HAND_SIZE - rack.exposed
+                    and (need is None or rack.conc[need])
+                    and not (p.declared is not None and r == 0)):
+                out.append(MahJongg(seat, r, ()))
+    return out
+
+
+def _may_withdraw(st: GameState, seat: int) -> bool:
+    """A granted claim may be taken back while nothing is exposed (section 4), except a
+    claim for Mah Jongg that completes a declared hand: that one is declared (section 7)."""
+    if st.how != "claim" or st.must not in CLAIM_MUSTS or st.turn_mjs or (
+            st.claim_rack is not None):
+        return False
+    p = st.players[seat]
+    return not (st.must in MJ_KINDS and p.declared is not None
+                and any(r == 0 for r, _ in _mj_options(st, seat)))
+
+
+def _claimed_options(st: GameState, seat: int) -> list[Action]:
+    """Right after a granted claim: the exposure or the Mah Jongg it was claimed for
+    (after a Mah Jongg claim in error, only the group the discard completes), or taking
+    the claim back."""
+    if st.must in MJ_KINDS:
+        out = _declarations(st, seat)
+    else:
+        out = _exposure_options(st, seat, st.claim_tile)
+    if _may_withdraw(st, seat):
+        out.append(Withdraw(seat))
+    return out
+
+
 def _turn_options(st: GameState, seat: int) -> list[Action]:
     p = st.players[seat]
-    must = st.must
-    if must == "expose":
-        return _exposure_options(st, seat, st.claim_tile)
-    out: list[Action] = []
-    if must in MJ_KINDS or must == "error" or p.open_racks():
-        out.extend(MahJongg(seat, r, tiles) for (r, tiles) in _mj_options(st, seat))
-        if st.rules.strict:
-            for r in p.open_racks():
-                rack = p.racks[r]
-                if 0 < sum(rack.conc) == HAND_SIZE - rack.exposed and not (
-                        p.declared is not None and r == 0):
-                    out.append(MahJongg(seat, r, ()))
-    if must in MJ_KINDS:
-        return out
-    if must == "error":
-        fallback = _exposure_options(st, seat, st.claim_tile)
-        if fallback:
-            return out + fallback
+    if st.must in CLAIM_MUSTS:
+        return _claimed_options(st, seat)
+    out = _declarations(st, seat) if p.open_racks() else []
     if p.free_count() == 0:
         return out  # nothing to discard: a rack exposed in full is declared
     free = p.free()
@@ -736,6 +765,8 @@ def apply(state: GameState, action: Action) -> list[Event]:
         ev.append(Moved(seat, action.src, action.dst, action.tile))
     elif isinstance(action, Declare):
         _do_declare(st, action, ev)
+    elif isinstance(action, Withdraw):
+        _do_withdraw(st, seat, ev)
     elif isinstance(action, Undeclare):
         p = st.players[seat]
         p.declared = None
@@ -817,6 +848,7 @@ def _pick(st: GameState, seat: int, ev: list[Event]) -> None:
     st.need = None
     st.claim_tile = st.claim_from = st.claim_kind = st.claim_rack = None
     st.turn_mjs = 0
+    st.waiting = ()
     ev.append(Picked(seat, t))
     if p.declared is not None and p.mahjonggs and t in (FLOWER, JOKER):
         p.declared = None
@@ -902,30 +934,40 @@ def _answer(st: GameState, seat: int, kind: str | None, ev: list[Event]) -> None
         _resolve(st, ev)
 
 
-def _resolve(st: GameState, ev: list[Event]) -> None:
-    """Close the claim window: Mah Jongg over exposure; a Double first (2024); then the
-    seat closest in turn after the discarder (section 4)."""
-    w = st.window
-    assert w is not None
+def _claim_winner(st: GameState, discarder: int, answers: dict[int, str]) -> int | None:
+    """Who takes the discard: Mah Jongg over exposure; a Double first (2024); then the
+    seat closest in turn after the discarder (section 4). None when nobody claimed."""
     n = st.rules.players
 
     def dist(s: int) -> int:
-        return (s - w.discarder) % n
+        return (s - discarder) % n
 
-    mj = [s for s, k in w.answers.items() if k in MJ_KINDS]
-    doubles = [s for s in mj if w.answers[s] == "double"]
+    mj = [s for s, k in answers.items() if k in MJ_KINDS]
+    doubles = [s for s in mj if answers[s] == "double"]
     if mj:
-        pool = doubles if doubles and st.rules.double_priority else mj
-        winner = min(pool, key=dist)
-    elif w.answers:
-        winner = min(w.answers, key=dist)
-    else:
-        _next_turn(st, w.discarder, ev)
-        return
-    kind = w.answers[winner]
-    t = w.tile
-    st.discards.pop()
+        return min(doubles if doubles and st.rules.double_priority else mj, key=dist)
+    return min(answers, key=dist) if answers else None
+
+
+def _resolve(st: GameState, ev: list[Event]) -> None:
+    """Close the claim window: grant the discard, or the next seat picks."""
+    w = st.window
+    assert w is not None
+    winner = _claim_winner(st, w.discarder, w.answers)
     st.window = None
+    if winner is None:
+        _next_turn(st, w.discarder, ev)
+    else:
+        _grant(st, winner, w.tile, w.discarder, w.answers, ev)
+
+
+def _grant(st: GameState, winner: int, t: int, discarder: int, answers: dict[int, str],
+           ev: list[Event]) -> None:
+    """``winner`` takes discard ``t``: its turn begins with what the claim requires; the
+    other claims wait in case it withdraws (section 4)."""
+    kind = answers[winner]
+    st.waiting = tuple(sorted((s, k) for s, k in answers.items() if s != winner))
+    st.discards.pop()
     p = st.players[winner]
     _give(p, t)
     p.bump(added=t)
@@ -935,23 +977,41 @@ def _resolve(st: GameState, ev: list[Event]) -> None:
     st.acquired = t
     st.how = "claim"
     st.claim_tile = t
-    st.claim_from = w.discarder
+    st.claim_from = discarder
     st.claim_kind = kind
     st.claim_rack = None
     st.turn_mjs = 0
     st.must = "expose" if kind == "expose" else kind
     st.need = t if kind in MJ_KINDS else None
-    ev.append(Granted(winner, kind, t, w.discarder))
+    ev.append(Granted(winner, kind, t, discarder))
     if kind in MJ_KINDS:
         st.version += 1  # new turn state: options must be recomputed
         if not _mj_options(st, winner):
-            # strict: a Mah Jongg claim with no Mah Jongg (section 7, in error)
+            # strict: a Mah Jongg claim with no Mah Jongg (section 7, in error): expose
+            # the group the discard completes, or withdraw
             ev.append(MahJonggError(winner, None))
             st.must = "error"
             st.need = None
             st.version += 1
-            if not _exposure_options(st, winner, t):
-                st.must = None
+
+
+def _do_withdraw(st: GameState, seat: int, ev: list[Event]) -> None:
+    """The claimer gives the tile back; the next waiting claim takes it, or play goes on
+    as if everyone had passed (section 4)."""
+    t, discarder = st.claim_tile, st.claim_from
+    assert t is not None and discarder is not None
+    p = st.players[seat]
+    _take(p, (t,))
+    p.bump()
+    st.discards.append((discarder, t))
+    ev.append(Withdrawn(seat, t))
+    answers = dict(st.waiting)
+    st.waiting = ()
+    winner = _claim_winner(st, discarder, answers)
+    if winner is None:
+        _next_turn(st, discarder, ev)
+    else:
+        _grant(st, winner, t, discarder, answers, ev)
 
 
 def _rack_alive(st: GameState, exposures: Sequence[Exposure]) -> bool:
@@ -1137,6 +1197,9 @@ def why_illegal(st: GameState, a: Action) -> IllegalActionError:
                                "a Double Mah Jongg", "7")
             return _refuse("no_mahjongg", f"{CANONICAL[w.tile]} does not give seat {seat} a "
                            "Mah Jongg", "7")
+        if isinstance(a, Withdraw):
+            return _refuse("cannot_withdraw", "no claim has been granted yet (a claim, once "
+                           "made, is withdrawn after it is granted)", "4")
         return _refuse("claim_window_open", "every seat must first claim or pass on the "
                        "discard", "4")
     # a turn
@@ -1147,6 +1210,8 @@ def why_illegal(st: GameState, a: Action) -> IllegalActionError:
     if isinstance(a, Declare):
         return _refuse("declare_window_closed", "hands are declared right after the deal",
                        "7")
+    if isinstance(a, Withdraw):
+        return _why_not_withdraw(st)
     must = st.must
     if must == "expose" and not isinstance(a, Expose):
         return _refuse("must_expose", "a discard claimed for an exposure goes into an "
@@ -1231,6 +1296,16 @@ def why_illegal(st: GameState, a: Action) -> IllegalActionError:
     if isinstance(a, Undeclare):
         return _refuse("not_declared", f"seat {seat} has no declared hand", "7")
     return _refuse("illegal_action", f"'{a}' is not allowed now", "4")
+
+
+def _why_not_withdraw(st: GameState) -> IllegalActionError:
+    if st.how != "claim" or st.must not in CLAIM_MUSTS:
+        return _refuse("cannot_withdraw", "there is no granted claim to withdraw", "4")
+    if st.turn_mjs or st.claim_rack is not None:
+        return _refuse("cannot_withdraw", "a claim is withdrawn only before anything is "
+                       "exposed", "4")
+    return _refuse("cannot_withdraw", "a discard claimed for a declared hand must be "
+                   "declared", "7")
 
 
 # ------------------------------------------------------------------ scoring
