@@ -153,8 +153,18 @@ def test_nobody_claims_next_seat_picks() -> None:
     assert ev[-1] == "pick 1 1D"
 
 
-def test_last_discard_is_claimable_only_for_mahjongg() -> None:
-    g = rig(R(), ["8C", A13.replace("8C 8C 8C", "8C 8C")], picks="1D")
+def test_last_discard_may_be_claimed_for_an_exposure_by_default() -> None:
+    g = rig(R(), ["8C", "8C 8C 5D"], picks="1D")
+    g.wall_pos = len(g.wall)  # the wall is spent after East's pick
+    play(g, "0: discard 8C")
+    assert legal_texts(g, 1) == ["1: pass", "1: claim expose"]
+    assert play(g, "1: claim expose", "1: expose 2 8C 8C 8C", "1: discard 5D") == [
+        "claim 1 expose", "grant 1 expose 8C from 0", "expose 1 2 8C 8C 8C", "discard 1 5D"]
+    assert play(g, "0: pass") == ["pass 0", "end wall"]
+
+
+def test_last_discard_is_claimable_only_for_mahjongg_as_an_option() -> None:
+    g = rig(R(last_discard="mahjongg"), ["8C", A13.replace("8C 8C 8C", "8C 8C")], picks="1D")
     g.wall_pos = len(g.wall)  # the wall is spent after East's pick
     play(g, "0: discard 8C")
     assert g.window is not None and g.window.mahjongg_only
