@@ -520,6 +520,8 @@ def _takes(st: GameState, p: Player, r: int, t: int, plus: Sequence[int]) -> boo
     test, :func:`rack_completions`."""
     rack = p.racks[r]
     if not (p.declared is not None and r == 0):
+        if _at_least(p, rack, 2):
+            return False
         info = st.info
         cand = np.nonzero((_aways(st, p, rack) <= 1) & info.normal & info.demand[:, t])[0]
         if not len(cand) or not (_sub_aways(info, cand, plus, rack.exposures) == 0).any():
@@ -535,11 +537,10 @@ def _claim_mahjongg(st: GameState, seat: int, t: int) -> tuple[bool, bool]:
     plus = list(p.free())
     plus[t] += 1
     open_racks = p.open_racks()
-    near = [r for r in open_racks if _near(st, p, r, t)]
-    if not any(_takes(st, p, r, t, plus) for r in near):
+    if not any(_takes(st, p, r, t, plus) for r in open_racks):
         return False, False
-    double = (len(open_racks) >= 2 and len(near) == len(open_racks)
-              and all(r.dead is None for r in p.racks)
+    double = (len(open_racks) >= 2 and all(r.dead is None for r in p.racks)
+              and all(_near(st, p, r, t) for r in open_racks)
               and _complete_all(st, p, plus, open_racks, t, t))
     return True, double
 
