@@ -191,6 +191,17 @@ def test_a_withdrawn_last_discard_ends_the_game() -> None:
     assert play(g, "1: withdraw") == ["withdraw 1 9D", "end wall"]
 
 
+def test_after_a_mahjongg_claim_only_a_rack_holding_the_tile_is_declared_as_arranged() -> None:
+    g = rig(R(strict=True), ["8C", A13], picks="1D 2D 3D")
+    play(g, "0: discard 1D", "1: pass", "1: move 8C 2>1", "1: move 8C 2>1", "1: move 2D 1>2")
+    rack_holds(g, 1, 2, 15)
+    assert g.players[1].racks[1].conc[16] == 0  # no 8C on rack 2
+    play(g, "1: discard 2D", "0: pass", "0: discard 8C", "1: claim mahjongg")
+    assert [sum(r.conc) for r in g.players[1].racks] == [14, 14]
+    arranged = [t for t in legal_texts(g, 1) if t in ("1: mahjongg 1", "1: mahjongg 2")]
+    assert arranged == ["1: mahjongg 1"]  # rack 2 lacks the claimed 8C
+
+
 def test_withdraw_text_forms_and_narration() -> None:
     assert str(parse_action("withdraw", seat=1)) == "1: withdraw"
     assert parse_action("1: withdraw") == Withdraw(1)
