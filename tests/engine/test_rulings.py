@@ -168,6 +168,7 @@ def test_withdrawing_hands_the_tile_to_a_farther_mahjongg_in_royale() -> None:
     ev = play(g, "1: claim mahjongg", "2: pass", "3: claim mahjongg")
     assert ev[-2:] == ["grant 1 mahjongg 8C from 0", "error 1 claim"]
     assert view(g, 2).waiting == ((3, "mahjongg"),)
+    assert view(g, None).to_dict()["waiting"] == [[3, "mahjongg"]]
     assert play(g, "1: withdraw") == ["withdraw 1 8C", "grant 3 mahjongg 8C from 0"]
     assert view(g, 2).waiting == () and g.must == "mahjongg"
     assert play(g, f"3: mahjongg 1 {A13} 8C") == [
