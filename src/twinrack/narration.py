@@ -27,6 +27,7 @@ from twinrack.engine.events import (
     Started,
     Stopped,
     Undeclared,
+    Withdrawn,
 )
 from twinrack.tiles import CANONICAL, format_tiles
 
@@ -35,7 +36,7 @@ CLAIM_WORDS = {"expose": "an exposure", "mahjongg": "Mah Jongg", "double": "a Do
 _VERBS = {
     "is": "are", "picks": "pick", "discards": "discard", "passes": "pass", "calls": "call",
     "takes": "take", "exposes": "expose", "gives": "give", "declares": "declare",
-    "moves": "move", "goes": "go", "has": "have", "wins": "win",
+    "moves": "move", "goes": "go", "has": "have", "wins": "win", "withdraws": "withdraw",
 }
 
 
@@ -102,6 +103,9 @@ def narrate(e: Event, names: Sequence[str], declaring: bool = False) -> str:
         return f"{_says(who(e.seat), 'declares')} {e.hand} (an Atomic-style hand)"
     if isinstance(e, Undeclared):
         return f"{_says(who(e.seat), 'goes')} off the declared hand ({e.reason})"
+    if isinstance(e, Withdrawn):
+        return (f"{_says(who(e.seat), 'withdraws')} the claim: {CANONICAL[e.tile]} goes back "
+                "to the discards")
     if isinstance(e, Stopped):
         return f"{_says(who(e.seat), 'has')} no open rack left and stops"
     if isinstance(e, Ended):

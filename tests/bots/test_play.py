@@ -47,7 +47,7 @@ def test_mixed_table(variant: str, players: int) -> None:
 
 
 @pytest.mark.parametrize("options", [{"revision": "2019"}, {"strict": True},
-                                     {"expose_any_time": True}, {"last_discard": "any"}])
+                                     {"expose_any_time": True}, {"last_discard": "mahjongg"}])
 def test_rule_options(options: dict[str, object]) -> None:
     rules = RuleSet(**options)  # type: ignore[arg-type]
     for level in ("greedy", "expert"):

@@ -103,8 +103,9 @@ def test_mahjongg_beats_an_exposure_even_from_farther() -> None:
     ev = play(g, "1: claim expose", "2: pass", "3: claim mahjongg")
     assert ev[-1] == "grant 3 mahjongg 8C from 0"
     assert g.current == 3 and g.must == "mahjongg"
-    # only a Mah Jongg with the claimed tile may follow
-    assert all(t.startswith("3: mahjongg") for t in legal_texts(g, 3))
+    # only a Mah Jongg with the claimed tile may follow, or withdrawing the claim
+    *declarations, last = legal_texts(g, 3)
+    assert all(t.startswith("3: mahjongg") for t in declarations) and last == "3: withdraw"
 
 
 def test_among_mahjongg_claims_the_closest_seat() -> None:
@@ -152,8 +153,18 @@ def test_nobody_claims_next_seat_picks() -> None:
     assert ev[-1] == "pick 1 1D"
 
 
-def test_last_discard_is_claimable_only_for_mahjongg() -> None:
-    g = rig(R(), ["8C", A13.replace("8C 8C 8C", "8C 8C")], picks="1D")
+def test_last_discard_may_be_claimed_for_an_exposure_by_default() -> None:
+    g = rig(R(), ["8C", "8C 8C 5D"], picks="1D")
+    g.wall_pos = len(g.wall)  # the wall is spent after East's pick
+    play(g, "0: discard 8C")
+    assert legal_texts(g, 1) == ["1: pass", "1: claim expose"]
+    assert play(g, "1: claim expose", "1: expose 2 8C 8C 8C", "1: discard 5D") == [
+        "claim 1 expose", "grant 1 expose 8C from 0", "expose 1 2 8C 8C 8C", "discard 1 5D"]
+    assert play(g, "0: pass") == ["pass 0", "end wall"]
+
+
+def test_last_discard_is_claimable_only_for_mahjongg_as_an_option() -> None:
+    g = rig(R(last_discard="mahjongg"), ["8C", A13.replace("8C 8C 8C", "8C 8C")], picks="1D")
     g.wall_pos = len(g.wall)  # the wall is spent after East's pick
     play(g, "0: discard 8C")
     assert g.window is not None and g.window.mahjongg_only

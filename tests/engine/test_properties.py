@@ -23,6 +23,7 @@ from twinrack.engine import (
     Move,
     Pass,
     RuleSet,
+    Withdraw,
     apply,
     legal_actions,
     new_game,
@@ -90,7 +91,7 @@ def illegal_candidates(g: GameState, rng: random.Random) -> list[Action]:
         out += [Discard(s, t), Pass(s), Claim(s, rng.choice(["mahjongg", "double", "expose"])),
                 Expose(s, r, (t, t, JOKER)), Expose(s, r, (t, JOKER)),
                 Exchange(s, t, rng.randrange(n), r, 0), MahJongg(s, r, (t,) * 14),
-                Move(s, t, r, (r + 1) % g.rules.racks)]
+                Move(s, t, r, (r + 1) % g.rules.racks), Withdraw(s)]
     return out
 
 

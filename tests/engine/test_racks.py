@@ -61,7 +61,7 @@ def test_no_exchange_from_an_exposed_mahjongg() -> None:
     g = rig(R(), ["2B 2B 8C", "F F F 2B 2B J 6B 6B 6B 8C 8C 8C 1D"], picks="4D 5D 6D")
     play(g, "0: discard 2B", "1: claim expose", "1: expose 1 2B 2B 2B J", "1: discard 1D",
          "0: pass", "0: discard 8C", "1: claim mahjongg")
-    assert legal_texts(g, 1) == ["1: mahjongg 1 6B 6B 6B 8C 8C 8C 8C F F F"]
+    assert legal_texts(g, 1) == ["1: mahjongg 1 6B 6B 6B 8C 8C 8C 8C F F F", "1: withdraw"]
     ev = play(g, "1: mahjongg 1 6B 6B 6B 8C 8C 8C 8C F F F")
     assert ev == ["mahjongg 1 1 2468-3: 6B 6B 6B 8C 8C 8C 8C F F F"]
     play(g, "1: discard " + legal_texts(g, 1)[0].split()[-1], "0: pass")

@@ -24,6 +24,7 @@ from twinrack.engine import (
     Pass,
     RuleSet,
     Undeclare,
+    Withdraw,
     parse_action,
     parse_event,
 )
@@ -34,7 +35,7 @@ from twinrack.errors import NotationError
 ACTIONS = [Discard(0, 4), Pass(1), Claim(2, "mahjongg"), Claim(1, "double"),
            Claim(3, "expose"), Expose(1, 1, (14, 14, 35)), Exchange(0, 14, 1, 1, 0),
            MahJongg(0, 0, (1, 1, 1, 35)), MahJongg(0, 1, ()), Move(0, 4, 0, 1),
-           Declare(0, "Special-1", (0, 2, 4)), Undeclare(1)]
+           Declare(0, "Special-1", (0, 2, 4)), Undeclare(1), Withdraw(2)]
 
 
 @pytest.mark.parametrize("action", ACTIONS, ids=str)

@@ -19,6 +19,7 @@ from twinrack.engine.actions import (
     Move,
     Pass,
     Undeclare,
+    Withdraw,
     parse_action,
 )
 from twinrack.engine.events import Event, parse_event
@@ -60,6 +61,7 @@ __all__ = [
     "ScoringRules",
     "Undeclare",
     "View",
+    "Withdraw",
     "apply",
     "build_wall",
     "deal_plan",

@@ -7,9 +7,11 @@ optional when the seat is given to :func:`parse_action`)::
     1: claim mahjongg              1: claim double          1: claim expose
     1: expose 2 6C 6C J            (rack 2; the claimed tile is among them)
     0: exchange 6C from 1:2:1      (seat 1, rack 2, first exposure on that rack)
-    0: mahjongg 1 F F 2B 2B J ...  (the concealed tiles put on rack 1; strict: "mahjongg 1"
-                                    declares the tiles arranged on that rack)
+    0: mahjongg 1 F F 2B 2B J ...  (the concealed tiles put on rack 1; "mahjongg 1" declares
+                                    a rack exposed in full, or in strict mode the tiles
+                                    arranged on that rack)
     0: move 5B 1>2                 0: declare Special-1 F N E W S ...   0: undeclare
+    1: withdraw                    (give a granted discard back before exposing anything)
 
 ``str(action)`` is the text form and ``repr(action)`` pastes into a test.
 """
@@ -91,8 +93,8 @@ class Exchange(Action):
 @dataclass(frozen=True, slots=True)
 class MahJongg(Action):
     """Declare Mah Jongg on ``rack`` with these concealed tiles (sorted). Empty ``tiles``
-    declares the tiles arranged on that rack (strict mode: the way a Mah Jongg in error is
-    made)."""
+    declares a rack exposed in full (no tile to add), or otherwise the tiles arranged on
+    that rack (strict mode: the way a Mah Jongg in error is made)."""
 
     rack: int
     tiles: tuple[int, ...] = ()
@@ -133,6 +135,15 @@ class Undeclare(Action):
 
     def body(self) -> str:
         return "undeclare"
+
+
+@dataclass(frozen=True, slots=True)
+class Withdraw(Action):
+    """Take back a claim that was granted, before anything is exposed: the tile returns to
+    the discards and the claim window goes on without this seat (section 4)."""
+
+    def body(self) -> str:
+        return "withdraw"
 
 
 # ---------------------------------------------------------------------- parsing
@@ -193,10 +204,10 @@ def parse_action(text: str, seat: int | None = None) -> Action:
         if args:
             raise _bad(text, "'pass' takes nothing more")
         return Pass(seat)
-    if verb == "undeclare":
+    if verb in ("undeclare", "withdraw"):
         if args:
-            raise _bad(text, "'undeclare' takes nothing more")
-        return Undeclare(seat)
+            raise _bad(text, f"'{verb}' takes nothing more")
+        return Undeclare(seat) if verb == "undeclare" else Withdraw(seat)
     if verb == "claim":
         if len(args) != 1 or args[0].lower() not in CLAIM_KINDS:
             raise _bad(text, "write 'claim mahjongg', 'claim double' or 'claim expose'")
@@ -230,4 +241,4 @@ def parse_action(text: str, seat: int | None = None) -> Action:
             raise _bad(text, "write 'declare HAND TILES'")
         return Declare(seat, args[0], _tiles(text, args[1:]))
     raise _bad(text, f"unknown verb '{tokens[0]}' (expected discard, pass, claim, expose, "
-                     "exchange, mahjongg, move, declare or undeclare)")
+                     "exchange, mahjongg, move, declare, undeclare or withdraw)")

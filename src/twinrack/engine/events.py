@@ -14,7 +14,8 @@ Text forms (seats from 0, racks and exposures from 1)::
     mahjongg 0 1 Kongs-1 jokerless closed: F F ...
     error 0 2: TILES      error 0 claim   move 0 5B 1>2 | move 0 1>2
     declare 0 Special-1: TILES | declare 0 Special-1     undeclare 0 forced
-    stop 1                end mahjongg 0 | end wall | end dead 1 | end stopped
+    withdraw 1 5B         stop 1                end mahjongg 0 | end wall | end dead 1
+    end stopped
 """
 
 from __future__ import annotations
@@ -236,6 +237,17 @@ class Undeclared(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Withdrawn(Event):
+    """``seat`` took back its granted claim: ``tile`` is a discard again (section 4)."""
+
+    seat: int
+    tile: int
+
+    def __str__(self) -> str:
+        return f"withdraw {self.seat} {CANONICAL[self.tile]}"
+
+
+@dataclass(frozen=True, slots=True)
 class Stopped(Event):
     """A player with every rack finished (Mah Jongg or dead) stops playing."""
 
@@ -338,6 +350,8 @@ def parse_event(text: str) -> Event:
             return HandDeclared(_int(text, a[0]), a[1], _tiles(text, tail) if colon else None)
         if verb == "undeclare" and len(a) == 2:
             return Undeclared(_int(text, a[0]), a[1])
+        if verb == "withdraw" and len(a) == 2:
+            return Withdrawn(_int(text, a[0]), _tile(text, a[1]))
         if verb == "stop" and len(a) == 1:
             return Stopped(_int(text, a[0]))
         if verb == "end" and len(a) in (1, 2):

@@ -27,6 +27,7 @@ from twinrack.engine.actions import (
     Move,
     Pass,
     Undeclare,
+    Withdraw,
 )
 from twinrack.engine.events import (
     Claimed,
@@ -48,6 +49,7 @@ from twinrack.engine.events import (
     Started,
     Stopped,
     Undeclared,
+    Withdrawn,
 )
 from twinrack.engine.rules import RuleSet
 from twinrack.engine.scoring import (
@@ -79,6 +81,8 @@ from twinrack.errors import IllegalActionError, TwinRackError
 from twinrack.tiles import CANONICAL, FLOWER, JOKER, NUM_KINDS, tiles_of
 
 MJ_KINDS = ("mahjongg", "double")
+#: what a granted claim requires first (GameState.must)
+CLAIM_MUSTS = ("expose", "mahjongg", "double", "error")
 _EMPTY: IntArray = np.zeros(0, dtype=np.int64)
 
 _PRACTICE: list[Card] = []
@@ -393,32 +397,52 @@ def _atomic_ok(st: GameState, p: Player, x: int) -> bool:
     return bool((_sub_aways(st.info, ways, counts, ()) == 0).any())
 
 
-def _rack_fillings(st: GameState, p: Player, r: int, counts: Sequence[int],
-                   need: int | None) -> list[tuple[int, ...]]:
-    """Fillings of rack ``r`` from arbitrary free ``counts`` (slow path: doubles)."""
+Completions = dict[tuple[int, ...], list[int]]
+
+
+def rack_completions(st: GameState, p: Player, r: int, counts: Sequence[int] | None = None,
+                     need: int | None = None, fresh: int | None = None) -> Completions:
+    """The one test of "rack ``r`` is complete" (section 7), behind every Mah Jongg
+    declaration (hence the score) and every Mah Jongg or Double claim: each set of concealed
+    tiles from ``counts`` (default: the player's free tiles) that completes the rack with
+    its exposures, mapped to the card ways it makes; with ``need``, only sets holding that
+    tile. A rack exposed in full is completed by the empty set. A declared hand is completed
+    only by ``fresh``, the tile picked or claimed (default: this turn's)."""
     rack = p.racks[r]
     if p.declared is not None and r == 0:
-        x = st.acquired
-        if x is None or counts[x] <= 0 or (need is not None and need != x):
-            return []
-        return [(x,)] if _atomic_ok(st, p, x) else []
-    a = st.info.cc.way_aways(np.array(counts, dtype=np.int64), rack.exposures)
-    out: set[tuple[int, ...]] = set()
-    for w in np.nonzero((a == 0) & st.info.normal)[0].tolist():
-        out.update(_fillings(st.info, w, counts, rack.exposures, need))
-    return sorted(out)
+        x = st.acquired if fresh is None else fresh
+        return _declared_completion(st, p, p.free() if counts is None else counts, need, x)
+    if counts is None:
+        counts, ways = p.free(), _zero_ways(st, p, rack)
+    else:
+        a = st.info.cc.way_aways(np.array(counts, dtype=np.int64), rack.exposures)
+        ways = np.nonzero((a == 0) & st.info.normal)[0]
+    out: Completions = {}
+    for w in ways.tolist():
+        for fill in _fillings(st.info, w, counts, rack.exposures, need):
+            out.setdefault(fill, []).append(w)
+    return out
+
+
+def _declared_completion(st: GameState, p: Player, counts: Sequence[int], need: int | None,
+                         x: int | None) -> Completions:
+    """The declared hand on the first rack: its 13 fixed tiles and the fresh tile ``x``."""
+    assert p.declared is not None
+    if x is None or counts[x] <= 0 or (need is not None and need != x):
+        return {}
+    if not _atomic_ok(st, p, x):
+        return {}
+    return {(x,): st.info.declared_ways[p.declared].tolist()}
 
 
 def _complete_all(st: GameState, p: Player, counts: Sequence[int], racks: Sequence[int],
-                  need: int | None) -> bool:
+                  need: int | None, fresh: int | None = None) -> bool:
     """Can every rack of ``racks`` be declared from ``counts`` (using ``need`` somewhere)?"""
     if not racks:
         return need is None
-    r = racks[0]
-    for fill in _rack_fillings(st, p, r, counts, None):
-        rest = _minus(counts, fill)
+    for fill in rack_completions(st, p, racks[0], counts, None, fresh):
         still = None if need is None or need in fill else need
-        if _complete_all(st, p, rest, racks[1:], still):
+        if _complete_all(st, p, _minus(counts, fill), racks[1:], still, fresh):
             return True
     return False
 
@@ -440,6 +464,21 @@ def _hand_points(st: GameState, hand: Hand, jokerless: bool, closed: bool) -> in
 MjOption = tuple[Hand, bool, bool]  # hand, jokerless, closed
 
 
+def _best_line(st: GameState, p: Player, r: int, fill: tuple[int, ...],
+               ways: Sequence[int]) -> tuple[tuple[int, ...], MjOption]:
+    """The tiles a declaration names for a completion of rack ``r``, and the line worth the
+    most among the ``ways`` it makes."""
+    rack = p.racks[r]
+    if p.declared is not None and r == 0:
+        tiles = tuple(sorted([*tiles_of(rack.conc), *fill]))
+        return tiles, (st.info.declared_hands[p.declared], JOKER not in tiles, True)
+    jl = JOKER not in fill and not any(x.jokers for x in rack.exposures)
+    closed = not rack.exposures
+    hands = [st.card.hands[int(st.info.way_hand[w])] for w in ways]
+    hand = max(hands, key=lambda h: (_hand_points(st, h, jl, closed), -h.number))
+    return fill, (hand, jl, closed)
+
+
 def _mj_options(st: GameState, seat: int) -> dict[tuple[int, tuple[int, ...]], MjOption]:
     """Every valid Mah Jongg declaration of the seat on turn: (rack, tiles) -> the best
     line it makes (section 7). Cached for the state's version."""
@@ -451,79 +490,58 @@ def _mj_options(st: GameState, seat: int) -> dict[tuple[int, tuple[int, ...]], M
     free = p.free()
     need = st.need if st.must in MJ_KINDS else None
     open_racks = p.open_racks()
-    best: dict[tuple[int, tuple[int, ...]], tuple[int, int, MjOption]] = {}
+    out: dict[tuple[int, tuple[int, ...]], MjOption] = {}
     for r in open_racks:
-        rack = p.racks[r]
         others = [q for q in open_racks if q != r]
-        if p.declared is not None and r == 0:
-            x = st.acquired
-            if x is None or free[x] <= 0 or (need is not None and need != x):
-                continue
-            if not _atomic_ok(st, p, x):
-                continue
-            if st.must == "double" and not _complete_all(st, p, _minus(free, (x,)), others,
-                                                         None):
-                continue
-            tiles = tuple(sorted([*tiles_of(rack.conc), x]))
-            hand = st.info.declared_hands[p.declared]
-            jl = JOKER not in tiles
-            best[(r, tiles)] = (0, 0, (hand, jl, True))
-            continue
-        zero = _zero_ways(st, p, rack)
-        if not len(zero):
-            continue
-        joker_exposed = any(x.jokers for x in rack.exposures)
-        closed = not rack.exposures
-        for w in zero.tolist():
-            hand = st.card.hands[int(st.info.way_hand[w])]
-            for fill in _fillings(st.info, w, free, rack.exposures, need):
-                if st.must == "double":
-                    still = None if need is None or need in fill else need
-                    if not _complete_all(st, p, _minus(free, fill), others, still):
-                        continue
-                jl = not joker_exposed and JOKER not in fill
-                pts = _hand_points(st, hand, jl, closed)
-                key = (r, fill)
-                old = best.get(key)
-                if old is None or (pts, -hand.number) > (old[0], old[1]):
-                    best[key] = (pts, -hand.number, (hand, jl, closed))
-    out = {k: v[2] for k, v in best.items()}
+        for fill, ways in rack_completions(st, p, r, None, need).items():
+            if st.must == "double":
+                still = None if need is None or need in fill else need
+                if not _complete_all(st, p, _minus(free, fill), others, still):
+                    continue
+            tiles, option = _best_line(st, p, r, fill, ways)
+            out[(r, tiles)] = option
     st.mj_cache = (stamp, out)
     return out
 
 
+def _near(st: GameState, p: Player, r: int, t: int) -> bool:
+    """Rack ``r`` may be complete once ``t`` joins the free tiles (a cheap necessary test:
+    some line at most one tile away)."""
+    rack = p.racks[r]
+    if p.declared is not None and r == 0:
+        return _atomic_ok(st, p, t)
+    if _at_least(p, rack, 2):
+        return False
+    return bool(((_aways(st, p, rack) <= 1) & st.info.normal).any())
+
+
+def _takes(st: GameState, p: Player, r: int, t: int, plus: Sequence[int]) -> bool:
+    """``t`` completes rack ``r``: a cheap filter on lines that hold ``t``, then the one
+    test, :func:`rack_completions`."""
+    rack = p.racks[r]
+    if not (p.declared is not None and r == 0):
+        if _at_least(p, rack, 2):
+            return False
+        info = st.info
+        cand = np.nonzero((_aways(st, p, rack) <= 1) & info.normal & info.demand[:, t])[0]
+        if not len(cand) or not (_sub_aways(info, cand, plus, rack.exposures) == 0).any():
+            return False
+    return bool(rack_completions(st, p, r, plus, t, t))
+
+
 def _claim_mahjongg(st: GameState, seat: int, t: int) -> tuple[bool, bool]:
-    """Could ``seat`` declare a Mah Jongg using discard ``t`` (and a Double)?"""
+    """Could ``seat`` declare a Mah Jongg using discard ``t``, and a Double (a Mah Jongg on
+    every open rack in that turn, winning)? Decided by :func:`rack_completions`, as the
+    declarations are."""
     p = st.players[seat]
-    info = st.info
-    free = p.free()
-    plus = list(free)
+    plus = list(p.free())
     plus[t] += 1
     open_racks = p.open_racks()
-    completing: list[int] = []
-    for r in open_racks:
-        rack = p.racks[r]
-        if p.declared is not None and r == 0:
-            if _atomic_ok(st, p, t):
-                completing.append(r)
-            continue
-        if _at_least(p, rack, 2):
-            continue
-        a = _aways(st, p, rack)
-        cand = np.nonzero((a <= 1) & info.normal & info.demand[:, t])[0]
-        if len(cand) and (_sub_aways(info, cand, plus, rack.exposures) == 0).any():
-            completing.append(r)
-    if not completing:
+    if not any(_takes(st, p, r, t, plus) for r in open_racks):
         return False, False
-    double = False
-    if (len(open_racks) >= 2 and all(r.dead is None for r in p.racks)
-            and len(completing) == len(open_racks)):
-        saved = st.acquired
-        st.acquired = t  # the atomic rack's 14th tile would be the claimed one
-        try:
-            double = _complete_all(st, p, plus, open_racks, t)
-        finally:
-            st.acquired = saved
+    double = (len(open_racks) >= 2 and all(r.dead is None for r in p.racks)
+              and all(_near(st, p, r, t) for r in open_racks)
+              and _complete_all(st, p, plus, open_racks, t, t))
     return True, double
 
 
@@ -573,26 +591,51 @@ def _declare_options(st: GameState, seat: int) -> list[Action]:
     return sorted(out, key=str)
 
 
+def _declarations(st: GameState, seat: int) -> list[Action]:
+    """Mah Jongg declarations: the valid ones and, in strict mode, racks declared as
+    arranged (holding the claimed tile while a Mah Jongg claim awaits it)."""
+    p = st.players[seat]
+    out: list[Action] = [MahJongg(seat, r, tiles) for (r, tiles) in _mj_options(st, seat)]
+    if st.rules.strict:
+        need = st.need if st.must in MJ_KINDS else None
+        for r in p.open_racks():
+            rack = p.racks[r]
+            if (0 < sum(rack.conc) == HAND_SIZE - rack.exposed
+                    and (need is None or rack.conc[need])
+                    and not (p.declared is not None and r == 0)):
+                out.append(MahJongg(seat, r, ()))
+    return out
+
+
+def _may_withdraw(st: GameState, seat: int) -> bool:
+    """A granted claim may be taken back while nothing is exposed (section 4), except a
+    claim for Mah Jongg that completes a declared hand: that one is declared (section 7)."""
+    if st.how != "claim" or st.must not in CLAIM_MUSTS or st.turn_mjs or (
+            st.claim_rack is not None):
+        return False
+    p = st.players[seat]
+    return not (st.must in MJ_KINDS and p.declared is not None
+                and any(r == 0 for r, _ in _mj_options(st, seat)))
+
+
+def _claimed_options(st: GameState, seat: int) -> list[Action]:
+    """Right after a granted claim: the exposure or the Mah Jongg it was claimed for
+    (after a Mah Jongg claim in error, only the group the discard completes), or taking
+    the claim back."""
+    if st.must in MJ_KINDS:
+        out = _declarations(st, seat)
+    else:
+        out = _exposure_options(st, seat, st.claim_tile)
+    if _may_withdraw(st, seat):
+        out.append(Withdraw(seat))
+    return out
+
+
 def _turn_options(st: GameState, seat: int) -> list[Action]:
     p = st.players[seat]
-    must = st.must
-    if must == "expose":
-        return _exposure_options(st, seat, st.claim_tile)
-    out: list[Action] = []
-    if must in MJ_KINDS or must == "error" or p.open_racks():
-        out.extend(MahJongg(seat, r, tiles) for (r, tiles) in _mj_options(st, seat))
-        if st.rules.strict:
-            for r in p.open_racks():
-                rack = p.racks[r]
-                if sum(rack.conc) == HAND_SIZE - rack.exposed and not (
-                        p.declared is not None and r == 0):
-                    out.append(MahJongg(seat, r, ()))
-    if must in MJ_KINDS:
-        return out
-    if must == "error":
-        fallback = _exposure_options(st, seat, st.claim_tile)
-        if fallback:
-            return out + fallback
+    if st.must in CLAIM_MUSTS:
+        return _claimed_options(st, seat)
+    out = _declarations(st, seat) if p.open_racks() else []
     if p.free_count() == 0:
         return out  # nothing to discard: a rack exposed in full is declared
     free = p.free()
@@ -603,7 +646,7 @@ def _turn_options(st: GameState, seat: int) -> list[Action]:
             out.extend(_exposure_options(st, seat, None))
         for o, other in enumerate(st.players):
             for q, rack in enumerate(other.racks):
-                if rack.mahjongg is not None or rack.dead == "error":
+                if rack.mahjongg is not None:
                     continue
                 for i, x in enumerate(rack.exposures):
                     if x.jokers and free[x.tile] and i != rack.killer:
@@ -628,10 +671,10 @@ def _window_options(st: GameState, seat: int) -> list[Action]:
     assert w is not None
     out: list[Action] = [_pass(seat)]
     single, double = _claim_mahjongg(st, seat, w.tile)
-    if single or st.rules.strict:
-        out.append(_claim(seat, "mahjongg"))
-    if double:
+    if double:  # a discard that gives a Double is claimed as one (section 4)
         out.append(_claim(seat, "double"))
+    elif single or st.rules.strict:
+        out.append(_claim(seat, "mahjongg"))
     if not w.mahjongg_only:
         p = st.players[seat]
         free = p.free()
@@ -723,6 +766,8 @@ def apply(state: GameState, action: Action) -> list[Event]:
         ev.append(Moved(seat, action.src, action.dst, action.tile))
     elif isinstance(action, Declare):
         _do_declare(st, action, ev)
+    elif isinstance(action, Withdraw):
+        _do_withdraw(st, seat, ev)
     elif isinstance(action, Undeclare):
         p = st.players[seat]
         p.declared = None
@@ -804,6 +849,7 @@ def _pick(st: GameState, seat: int, ev: list[Event]) -> None:
     st.need = None
     st.claim_tile = st.claim_from = st.claim_kind = st.claim_rack = None
     st.turn_mjs = 0
+    st.waiting = ()
     ev.append(Picked(seat, t))
     if p.declared is not None and p.mahjonggs and t in (FLOWER, JOKER):
         p.declared = None
@@ -889,30 +935,40 @@ def _answer(st: GameState, seat: int, kind: str | None, ev: list[Event]) -> None
         _resolve(st, ev)
 
 
-def _resolve(st: GameState, ev: list[Event]) -> None:
-    """Close the claim window: Mah Jongg over exposure; a Double first (2024); then the
-    seat closest in turn after the discarder (section 4)."""
-    w = st.window
-    assert w is not None
+def _claim_winner(st: GameState, discarder: int, answers: dict[int, str]) -> int | None:
+    """Who takes the discard: Mah Jongg over exposure; a Double first (2024); then the
+    seat closest in turn after the discarder (section 4). None when nobody claimed."""
     n = st.rules.players
 
     def dist(s: int) -> int:
-        return (s - w.discarder) % n
+        return (s - discarder) % n
 
-    mj = [s for s, k in w.answers.items() if k in MJ_KINDS]
-    doubles = [s for s in mj if w.answers[s] == "double"]
+    mj = [s for s, k in answers.items() if k in MJ_KINDS]
+    doubles = [s for s in mj if answers[s] == "double"]
     if mj:
-        pool = doubles if doubles and st.rules.double_priority else mj
-        winner = min(pool, key=dist)
-    elif w.answers:
-        winner = min(w.answers, key=dist)
-    else:
-        _next_turn(st, w.discarder, ev)
-        return
-    kind = w.answers[winner]
-    t = w.tile
-    st.discards.pop()
+        return min(doubles if doubles and st.rules.double_priority else mj, key=dist)
+    return min(answers, key=dist) if answers else None
+
+
+def _resolve(st: GameState, ev: list[Event]) -> None:
+    """Close the claim window: grant the discard, or the next seat picks."""
+    w = st.window
+    assert w is not None
+    winner = _claim_winner(st, w.discarder, w.answers)
     st.window = None
+    if winner is None:
+        _next_turn(st, w.discarder, ev)
+    else:
+        _grant(st, winner, w.tile, w.discarder, w.answers, ev)
+
+
+def _grant(st: GameState, winner: int, t: int, discarder: int, answers: dict[int, str],
+           ev: list[Event]) -> None:
+    """``winner`` takes discard ``t``: its turn begins with what the claim requires; the
+    other claims wait in case it withdraws (section 4)."""
+    kind = answers[winner]
+    st.waiting = tuple(sorted((s, k) for s, k in answers.items() if s != winner))
+    st.discards.pop()
     p = st.players[winner]
     _give(p, t)
     p.bump(added=t)
@@ -922,23 +978,41 @@ def _resolve(st: GameState, ev: list[Event]) -> None:
     st.acquired = t
     st.how = "claim"
     st.claim_tile = t
-    st.claim_from = w.discarder
+    st.claim_from = discarder
     st.claim_kind = kind
     st.claim_rack = None
     st.turn_mjs = 0
     st.must = "expose" if kind == "expose" else kind
     st.need = t if kind in MJ_KINDS else None
-    ev.append(Granted(winner, kind, t, w.discarder))
+    ev.append(Granted(winner, kind, t, discarder))
     if kind in MJ_KINDS:
         st.version += 1  # new turn state: options must be recomputed
         if not _mj_options(st, winner):
-            # strict: a Mah Jongg claim with no Mah Jongg (section 7, in error)
+            # strict: a Mah Jongg claim with no Mah Jongg (section 7, in error): expose
+            # the group the discard completes, or withdraw
             ev.append(MahJonggError(winner, None))
             st.must = "error"
             st.need = None
             st.version += 1
-            if not _exposure_options(st, winner, t):
-                st.must = None
+
+
+def _do_withdraw(st: GameState, seat: int, ev: list[Event]) -> None:
+    """The claimer gives the tile back; the next waiting claim takes it, or play goes on
+    as if everyone had passed (section 4)."""
+    t, discarder = st.claim_tile, st.claim_from
+    assert t is not None and discarder is not None
+    p = st.players[seat]
+    _take(p, (t,))
+    p.bump()
+    st.discards.append((discarder, t))
+    ev.append(Withdrawn(seat, t))
+    answers = dict(st.waiting)
+    st.waiting = ()
+    winner = _claim_winner(st, discarder, answers)
+    if winner is None:
+        _next_turn(st, discarder, ev)
+    else:
+        _grant(st, winner, t, discarder, answers, ev)
 
 
 def _rack_alive(st: GameState, exposures: Sequence[Exposure]) -> bool:
@@ -1009,7 +1083,7 @@ def _do_mahjongg(st: GameState, seat: int, r: int, tiles: tuple[int, ...],
                  ev: list[Event]) -> None:
     p = st.players[seat]
     rack = p.racks[r]
-    arranged = not tiles
+    arranged = not tiles and rack.exposed < HAND_SIZE  # a rack exposed in full adds none
     if arranged:
         tiles = tuple(tiles_of(rack.conc))
     options = _mj_options(st, seat)
@@ -1124,6 +1198,9 @@ def why_illegal(st: GameState, a: Action) -> IllegalActionError:
                                "a Double Mah Jongg", "7")
             return _refuse("no_mahjongg", f"{CANONICAL[w.tile]} does not give seat {seat} a "
                            "Mah Jongg", "7")
+        if isinstance(a, Withdraw):
+            return _refuse("cannot_withdraw", "no claim has been granted yet (a claim, once "
+                           "made, is withdrawn after it is granted)", "4")
         return _refuse("claim_window_open", "every seat must first claim or pass on the "
                        "discard", "4")
     # a turn
@@ -1134,6 +1211,8 @@ def why_illegal(st: GameState, a: Action) -> IllegalActionError:
     if isinstance(a, Declare):
         return _refuse("declare_window_closed", "hands are declared right after the deal",
                        "7")
+    if isinstance(a, Withdraw):
+        return _why_not_withdraw(st)
     must = st.must
     if must == "expose" and not isinstance(a, Expose):
         return _refuse("must_expose", "a discard claimed for an exposure goes into an "
@@ -1184,7 +1263,7 @@ def why_illegal(st: GameState, a: Action) -> IllegalActionError:
         if not 0 <= a.index < len(rack.exposures):
             return _refuse("no_such_exposure", "there is no such exposure", "6")
         x = rack.exposures[a.index]
-        if rack.mahjongg is not None or rack.dead == "error":
+        if rack.mahjongg is not None:
             return _refuse("exchange_from_mahjongg", "Jokers of an exposed Mah Jongg are "
                            "frozen", "6")
         if a.index == rack.killer:
@@ -1218,6 +1297,16 @@ def why_illegal(st: GameState, a: Action) -> IllegalActionError:
     if isinstance(a, Undeclare):
         return _refuse("not_declared", f"seat {seat} has no declared hand", "7")
     return _refuse("illegal_action", f"'{a}' is not allowed now", "4")
+
+
+def _why_not_withdraw(st: GameState) -> IllegalActionError:
+    if st.how != "claim" or st.must not in CLAIM_MUSTS:
+        return _refuse("cannot_withdraw", "there is no granted claim to withdraw", "4")
+    if st.turn_mjs or st.claim_rack is not None:
+        return _refuse("cannot_withdraw", "a claim is withdrawn only before anything is "
+                       "exposed", "4")
+    return _refuse("cannot_withdraw", "a discard claimed for a declared hand must be "
+                   "declared", "7")
 
 
 # ------------------------------------------------------------------ scoring

@@ -42,8 +42,8 @@ class RuleSet:
       ``None`` turns them on whenever more than one set is in play.
     * ``wall_dead``: wall game +10 withheld from a player with ``any`` dead rack, or only
       when ``all`` its racks are dead.
-    * ``last_discard``: with the wall spent, the last discard may be claimed only for
-      ``mahjongg``, or for ``any`` claim.
+    * ``last_discard``: with the wall spent, the last discard may be claimed for ``any``
+      claim (Mah Jongg or an exposure, the tournament rule), or only for ``mahjongg``.
     * ``pot``: points each player puts in the pot (3-4 players' settlement).
     """
 
@@ -57,7 +57,7 @@ class RuleSet:
     declared_hands: bool = True
     royale_scoring: bool | None = None
     wall_dead: str = "any"
-    last_discard: str = "mahjongg"
+    last_discard: str = "any"
     pot: int = 0
 
     def __post_init__(self) -> None:

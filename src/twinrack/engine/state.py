@@ -272,6 +272,9 @@ class GameState:
         self.need: int | None = None  # a claimed tile a Mah Jongg of this turn must use
         self.turn_mjs = 0
         self.window: Window | None = None
+        #: the other claims on the discard granted this turn, (seat, kind) by seat: the
+        #: next in priority takes the tile if the claimer withdraws (section 4)
+        self.waiting: tuple[tuple[int, str], ...] = ()
         self.declaring: list[int] = []  # seats still to answer in the declare phase
         self.discards: list[tuple[int, int]] = []
         self.events: list[Event] = []

@@ -60,6 +60,9 @@ class View(NamedTuple):
     window: tuple[int, int] | None  # (discarder, tile) while claims are collected
     answered: tuple[tuple[int, str], ...]  # claims and passes given so far in the window
     claim: tuple[int, str, int, int] | None  # (seat, kind, tile, discarder) of this turn
+    #: the other claims on that discard, (seat, kind): the next in priority takes the tile
+    #: if the claimer withdraws before exposing anything
+    waiting: tuple[tuple[int, str], ...]
     must: str | None
     seats: tuple[SeatView, ...]
     counts: tuple[tuple[int, ...], ...] | None  # the viewer's concealed counts per rack
@@ -101,6 +104,7 @@ class View(NamedTuple):
             "claim": None if self.claim is None else
             {"seat": self.claim[0], "kind": self.claim[1], "tile": CANONICAL[self.claim[2]],
              "discarder": self.claim[3]},
+            "waiting": [[s, k] for s, k in self.waiting],
             "must": self.must,
             "seats": [{"seat": s.seat, "concealed": s.concealed, "declared": s.declared,
                        "stopped": s.stopped, "racks": [rack(r) for r in s.racks]}
@@ -168,7 +172,8 @@ def view(state: GameState, seat: int | None = None) -> View:
         discards=tuple(st.discards),
         window=None if w is None else (w.discarder, w.tile),
         answered=() if w is None else tuple(sorted(w.answers.items())),
-        claim=claim, must=st.must if st.phase == "turn" else None,
+        claim=claim, waiting=st.waiting if claim is not None else (),
+        must=st.must if st.phase == "turn" else None,
         seats=_public(st), counts=counts, acquired=acquired, end_reason=st.end_reason,
         winner=st.winner, version=st.version)
 

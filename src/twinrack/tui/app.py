@@ -38,6 +38,7 @@ from twinrack.engine import (
     Pass,
     RuleSet,
     Undeclare,
+    Withdraw,
     settlement,
 )
 from twinrack.engine.events import Event, Granted, Picked
@@ -340,7 +341,7 @@ class Board(Screen[None]):
             elif v.must in MJ_KINDS:
                 self.action_mahjongg()
             elif v.must == "error":
-                self.choose_from(t.find(lambda a: isinstance(a, MahJongg | Expose)),
+                self.choose_from(t.find(lambda a: isinstance(a, Expose | Withdraw)),
                                  "You claimed for Mah Jongg but have none: choose")
 
     def _call_tick(self, generation: int) -> None:
@@ -456,7 +457,8 @@ class Board(Screen[None]):
             return Text("Declare the Mah Jongg the claimed tile makes: j choose",
                         style="bold yellow")
         if v.must == "error":
-            return Text("No Mah Jongg with the claimed tile: j or e choose", style="bold red")
+            return Text("No Mah Jongg with the claimed tile: e choose (expose or withdraw)",
+                        style="bold red")
         out = Text("Your turn", style="bold green")
         if v.acquired is not None:
             got = "claimed" if v.claim is not None else "picked"
@@ -620,7 +622,7 @@ class Board(Screen[None]):
 
     def action_expose(self) -> None:
         t = self.table
-        options = t.find(lambda a: isinstance(a, Expose))
+        options = t.find(lambda a: isinstance(a, Expose | Withdraw))
         if options:
             self.choose_from(options, "Expose which group? (!! = kills a rack)")
             return
@@ -644,7 +646,7 @@ class Board(Screen[None]):
 
     def action_mahjongg(self) -> None:
         t = self.table
-        options = t.find(lambda a: isinstance(a, MahJongg))
+        options = t.find(lambda a: isinstance(a, MahJongg | Withdraw))
         if options:
             self.choose_from(options, "Declare Mah Jongg: which rack and tiles?")
             return

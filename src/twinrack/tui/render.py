@@ -26,6 +26,7 @@ from twinrack.engine.actions import (
     Move,
     Pass,
     Undeclare,
+    Withdraw,
 )
 from twinrack.engine.events import MahJonggDeclared
 from twinrack.engine.scoring import Score
@@ -238,7 +239,9 @@ def action_label(a: Action, names: Sequence[str], v: View,
         group = f" [{x}]" if x is not None else ""
         return f"give {CANONICAL[a.tile]} for the Joker in {where}{group}"
     if isinstance(a, MahJongg):
-        tiles = format_tiles(a.tiles) if a.tiles else "the tiles as arranged"
+        full = sum(x.size for x in v.seats[a.seat].racks[a.rack].exposures) == 14
+        tiles = format_tiles(a.tiles) if a.tiles else (
+            "all exposed" if full else "the tiles as arranged")
         made = f" -> {line}" if line else ""
         return f"rack {a.rack + 1}{made}: {tiles}"
     if isinstance(a, Declare):
@@ -253,6 +256,8 @@ def action_label(a: Action, names: Sequence[str], v: View,
         return "pass"
     if isinstance(a, Undeclare):
         return "go off the declared hand"
+    if isinstance(a, Withdraw):
+        return "withdraw the claim (the tile goes back)"
     return str(a)
 
 

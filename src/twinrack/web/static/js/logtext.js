@@ -96,6 +96,8 @@ export function eventText(line, names) {
     case "undeclare":
       return `${who()} goes off the declared hand` +
         (w[2] === "forced" ? " (forced)." : ".");
+    case "withdraw":
+      return `${who()} withdraws the claim: ${tileLabel(w[2])} goes back to the discards.`;
     case "stop":
       return `${who()} stops playing.`;
     case "end":
@@ -140,6 +142,8 @@ export function actionText(text, names, seat = null) {
       return `${who}declare ${w[1]}`;
     case "undeclare":
       return `${who}go off the declared hand`;
+    case "withdraw":
+      return `${who}withdraw the claim`;
     default:
       return `${who}${body}`;
   }

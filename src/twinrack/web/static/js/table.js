@@ -425,7 +425,7 @@ function App() {
     } else if ((v.must === "mahjongg" || v.must === "double") && v.claim) {
       prompt = `You took ${tileLabel(v.claim.tile)} for Mah Jongg: declare it (choose below).`;
     } else if (v.must === "error") {
-      prompt = "Your Mah Jongg claim was in error: expose the group the discard completes, if any.";
+      prompt = "Your Mah Jongg claim was in error: expose the group the discard completes, or withdraw the claim.";
     } else {
       prompt = "Your turn: select a tile, then Discard (or press D).";
     }
@@ -441,8 +441,11 @@ function App() {
   const mahjonggs = legalList.filter((l) => l.action.startsWith("mahjongg"));
   const declares = legalList.filter((l) => l.action.startsWith("declare "));
   const undeclare = legal.has("undeclare");
+  const withdraw = legal.has("withdraw");
   const anyChoices = exposes.length || exchanges.length || mahjonggs.length || declares.length ||
-    undeclare;
+    undeclare || withdraw;
+  const fullRack = (r) => (v.seats[me]?.racks[r - 1]?.exposures || [])
+    .reduce((n, x) => n + x.split(/\s+/).length, 0) === 14;
 
   const choiceButton = (l, text, tiles) => html`<li>
     <button type="button" class=${`choice ${l.kills ? "kills" : ""}`} disabled=${busy}
@@ -458,7 +461,7 @@ function App() {
       <h3>Mah Jongg!</h3>
       <ul>${mahjonggs.map((l) => {
         const w = l.action.split(/\s+/);
-        return choiceButton(l, w.length > 2 ? `Mah Jongg on rack ${w[1]}` :
+        return choiceButton(l, w.length > 2 || fullRack(w[1]) ? `Mah Jongg on rack ${w[1]}` :
           `Declare rack ${w[1]} as arranged`, w.length > 2 ? w.slice(2) : null);
       })}</ul></div>`}
     ${exposes.length > 0 && html`<div class="choice-group">
@@ -483,6 +486,8 @@ function App() {
       })}</ul></div>`}
     ${undeclare && html`<div class="choice-group"><ul>
       ${choiceButton(legal.get("undeclare"), "Go off the declared hand", null)}</ul></div>`}
+    ${withdraw && html`<div class="choice-group"><ul>
+      ${choiceButton(legal.get("withdraw"), "Withdraw the claim (the tile goes back)", null)}</ul></div>`}
   </section>` : null;
 
   // ---------------------------------------------------------------- my racks
