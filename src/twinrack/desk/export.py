@@ -4,14 +4,41 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterable
 from html import escape
 
 from twinrack.desk.tournament import GAMES_PER_ROUND, Tournament
 
+#: a text cell starting with one of these is run as a formula by spreadsheet programs
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: str | int) -> str | int:
+    """A CSV cell that a spreadsheet shows as it is.
+
+    Text that a spreadsheet would take for a formula (it starts with ``=``, ``+``, ``-``,
+    ``@``, a tab or a carriage return) gets a leading single quote, which spreadsheets show
+    as text. Numbers (points may be negative) are written as numbers, never quoted: only text
+    columns (names, nametags, flags) pass through here as text.
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    """``csv.writer`` whose every text cell goes through :func:`csv_cell`."""
+
+    def __init__(self, buf: io.StringIO) -> None:
+        self._w = csv.writer(buf, lineterminator="\n")
+
+    def writerow(self, row: Iterable[str | int]) -> None:
+        self._w.writerow([csv_cell(v) for v in row])
+
 
 def standings_csv(t: Tournament) -> str:
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = _SafeWriter(buf)
     w.writerow(["rank", "name", "nametag", "points", "wins", "games", "head_to_head"])
     for row in t.standings():
         w.writerow([row["rank"], row["name"], row["nametag"], row["points"], row["wins"],
@@ -22,7 +49,7 @@ def standings_csv(t: Tournament) -> str:
 def games_csv(t: Tournament) -> str:
     """Every recorded game, one row per player per game."""
     buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
+    w = _SafeWriter(buf)
     w.writerow(["round", "table", "game", "nametag", "name", "points", "winner", "confirmed_by",
                 "late"])
     names = {p.nametag: p.name for p in t.players}
