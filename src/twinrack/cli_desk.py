@@ -20,15 +20,23 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from twinrack.card import load_card
 from twinrack.desk.export import (
     games_csv,
     score_sheets_html,
     standings_csv,
     table_cards_html,
 )
-from twinrack.desk.keeper import Session, read_game_file, score_json, session_from
+from twinrack.desk.keeper import (
+    DEFAULT_MAX_VALUE,
+    Session,
+    highest_value,
+    read_game_file,
+    score_json,
+    session_from,
+)
 from twinrack.desk.movement import movement_json, parse_moves
-from twinrack.desk.tournament import GameEntry, Tournament, atomic
+from twinrack.desk.tournament import MAX_VALUE_LIMIT, GameEntry, Tournament, atomic
 from twinrack.errors import TwinRackError
 
 out = Console(highlight=False, soft_wrap=True)
@@ -107,8 +115,11 @@ def _print_settlement(session: Session) -> None:
     if len(session.players) == 2:
         out.print(f"Settlement: {session.settlement()[0]}")
     else:
+        lines = session.settlement()
         out.print(f"Settlement from a pot of {session.pot} each: "
-                  + ", ".join(session.settlement()))
+                  + ", ".join(lines[:len(session.players)]))
+        for notice in lines[len(session.players):]:
+            out.print(notice[0].upper() + notice[1:])
 
 
 def _print_score(title: str, result: dict[str, Any]) -> None:
@@ -219,10 +230,22 @@ def new(path: FileArg,
         minutes: Annotated[int, typer.Option("--minutes", help="minutes per round")] = 50,
         revision: Annotated[str, typer.Option("--revision", help="Siamese scoring rules of "
                                               "2-seat tables: 2024 or 2019")] = "2024",
-        move: MoveOpt = None) -> None:
+        move: MoveOpt = None,
+        max_value: Annotated[int | None, typer.Option(
+            "--max-value", help="the highest card value in use (default 100): no game's value "
+                                "may be higher")] = None,
+        card: Annotated[str | None, typer.Option(
+            "--card", help="\"practice\" or a card file: its highest line sets --max-value")]
+        = None) -> None:
     """Create a tournament file."""
     if path.exists():
         _fail(f"{path} already exists")
+    if max_value is not None and card is not None:
+        _fail("give --card or --max-value, not both")
+    if card is not None:
+        max_value = highest_value(load_card(None if card == "practice" else Path(card)))
+    if max_value is not None and not 1 <= max_value <= MAX_VALUE_LIMIT:
+        _fail(f"--max-value must be from 1 to {MAX_VALUE_LIMIT}")
     if seats not in (2, 4):
         _fail(f"--seats must be 4 or 2, not {seats}")
     if rounds < 1 or minutes < 1:
@@ -231,12 +254,13 @@ def new(path: FileArg,
         _fail(f"--revision must be 2024 or 2019, not {revision!r}")
     if not name.strip():
         _fail("--name must not be empty")
-    t = Tournament(name.strip(), seats, rounds, minutes, revision, moves=parse_moves(move))
+    t = Tournament(name.strip(), seats, rounds, minutes, revision, moves=parse_moves(move),
+                   max_value=max_value if max_value is not None else DEFAULT_MAX_VALUE)
     moves = t.movement.moves  # checks the movement
     save_tournament(t, path)
     how = ", ".join(f"{k} {v:+d}" if v else f"{k} stays" for k, v in moves.items())
     out.print(f"Created {path}: {t.name}, {seats}-seat tables, {rounds} rounds of "
-              f"{minutes} minutes; movement {how}")
+              f"{minutes} minutes, highest card value {t.max_value}; movement {how}")
 
 
 @tournament_app.command("add")

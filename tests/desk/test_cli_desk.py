@@ -97,9 +97,9 @@ def test_score_royale_pot(capsys: pytest.CaptureFixture[str], tmp_path: Path) ->
     ({"players": ["Ann", "Bea"], "events": [{"mahjongg": "Cy", "rack": 1, "value": 25}]},
      "events[0].mahjongg: unknown player 'Cy' (players: Ann, Bea)"),
     ({"players": ["Ann", "Bea"], "events": [{"mahjongg": "Ann", "rack": 1, "value": -5}]},
-     "events[0].value: must be a whole number of at least 1 (got -5)"),
+     "events[0].value: must be a whole number from 1 to 100 (got -5)"),
     ({"players": ["Ann", "Bea"], "events": [{"wall_game": True}], "pot": "lots"},
-     "pot: the points each player puts in the pot, a whole number of at least 0"),
+     "pot: the points each player puts in the pot, a whole number from 0 to 100000"),
     ([1, 2], "game: a game sheet is a JSON object"),
 ])
 def test_score_bad_sheet(capsys: pytest.CaptureFixture[str], tmp_path: Path, doc: Any,
@@ -292,3 +292,48 @@ def test_siamese_tournament_on_the_command_line(capsys: pytest.CaptureFixture[st
     assert "unknown player 'Ann' (players: Cat, Dot)" in refused(
         capsys, "tournament", "enter", str(f), "--table", "2", "--result",
         '{"events": [{"wall_game": true}, {"penalty": "not_seated", "player": "Ann"}]}')
+
+
+def test_score_pot_rules(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    two = write(tmp_path / "two.json", SIAMESE)
+    assert refused(capsys, "score", two, "--pot", "10") == (
+        "twinrack: --pot: a pot is for 3 or 4 players; 2 players settle the difference")
+    old = write(tmp_path / "old.json", dict(SIAMESE, revision="2019"))
+    assert refused(capsys, "score", two, old) == (
+        "twinrack: games[1].revision: every game of a session uses the same rules: 2024 in "
+        "the first game, 2019 here")
+    short = write(tmp_path / "short.json", {
+        "players": ["Ann", "Bea", "Cat", "Dot"], "pot": 10,
+        "events": [{"mahjongg": "Cat", "rack": 1, "value": 30},
+                   {"mahjongg": "Dot", "rack": 1, "value": 40}]})
+    rc, out, _ = run(capsys, "score", short)
+    assert rc == 0
+    assert out.splitlines()[-2:] == [
+        "Settlement from a pot of 10 each: Ann -10, Bea -10, Cat +20, Dot 0",
+        "The pot of 40 cannot pay every plus score (70 in all): plus scores are paid in seat "
+        "order until it runs out; unpaid: Dot 30"]
+    rc, out, _ = run(capsys, "score", short, short, "--json")
+    assert json.loads(out)["settlement"]["unpaid"] == {"Cat": 20, "Dot": 80}
+
+
+def test_the_highest_card_value(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "t.json"
+    rc, out, _ = run(capsys, "tournament", "new", str(f), "--name", "X", "--card", "practice")
+    assert rc == 0 and "highest card value 75" in out
+    run(capsys, "tournament", "add", str(f), "Ann", "Bea", "Cat", "Dot")
+    run(capsys, "tournament", "start-round", str(f))
+    before = f.read_bytes()
+    assert refused(capsys, "tournament", "enter", str(f), "--table", "1", "--result",
+                   '{"winner": "Ann", "value": 999999999}') == (
+        "twinrack: value: the card value of the winning hand, a whole number from 1 to 75 "
+        "(got 999999999)")
+    assert f.read_bytes() == before
+    g = tmp_path / "g.json"
+    rc, out, _ = run(capsys, "tournament", "new", str(g), "--name", "X", "--max-value", "60")
+    assert rc == 0 and "highest card value 60" in out
+    assert "--max-value must be from 1 to 1000" in refused(
+        capsys, "tournament", "new", str(tmp_path / "h.json"), "--name", "X", "--max-value", "0")
+    assert "give --card or --max-value, not both" in refused(
+        capsys, "tournament", "new", str(tmp_path / "h.json"), "--name", "X", "--max-value",
+        "60", "--card", "practice")
+    assert not (tmp_path / "h.json").exists()

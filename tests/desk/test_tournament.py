@@ -433,8 +433,8 @@ def test_bad_results_are_refused_and_nothing_changes() -> None:
         ({"winners": ["Ann", "Bea"], "value": 25}, "two_winners", "a game has one winner"),
         ({"winner": ["Ann", "Bea"], "value": 25}, "two_winners", "winner: a game has one "
                                                                  "winner, not 2"),
-        ({"winner": "Ann", "value": -25}, "bad_value", "value: the card value of the winning "
-                                                       "hand, a positive whole number (got -25)"),
+        ({"winner": "Ann", "value": -25}, "bad_value",
+         "value: the card value of the winning hand, a whole number from 1 to 100 (got -25)"),
         ({"winner": "Ann", "value": 0}, "bad_value", "(got 0)"),
         ({"winner": "Ann", "value": "25"}, "bad_value", "(got \"25\")"),
         ({"winner": "Ann"}, "bad_value", "(got null)"),
@@ -551,3 +551,26 @@ def test_score_sheets_and_table_cards() -> None:
     t.enter_game(1, {"winner": "Ann", "value": 25}, 51 * MIN)
     assert "<td>Game 1 (after time: no points)</td><td>0</td>" in score_sheets_html(t, 1)
     assert "<script" not in score_sheets_html(make(["<script>", "B", "C", "D"]), 1)
+
+
+# ---------------------------------------------------------------- caps
+
+
+def test_game_values_are_capped_by_the_highest_card_value() -> None:
+    t = one_table()
+    unchanged(t, t.enter_game, 1, {"winner": "Ann", "value": 999999999}, 1, code="bad_value",
+              message="value: the card value of the winning hand, a whole number from 1 to "
+                      "100 (got 999999999)")
+    assert points(t, {"winner": "Ann", "value": 100, "jokerless": True,
+                      "self_picked": True}) == {"Ann": 135, "Bea": 0, "Cat": 0, "Dot": 0}
+    small = one_table(max_value=75)
+    unchanged(small, small.enter_game, 1, {"winner": "Ann", "value": 80}, 1, code="bad_value",
+              message="a whole number from 1 to 75 (got 80)")
+    two = make(["Ann", "Bea"], seats=2, max_value=60)
+    two.start_round(0)
+    unchanged(two, two.enter_game, 1, {"events": [{"mahjongg": "Ann", "rack": 1,
+                                                   "value": 61}]}, 1, code="bad_result",
+              message="events[0].value: must be a whole number from 1 to 60 (got 61)")
+    with pytest.raises(DeskError, match="max_value: the highest card value, a whole number "
+                                        "from 1 to 1000"):
+        Tournament.from_json(dict(make(["A"]).to_json(), max_value=10**9))

@@ -291,9 +291,9 @@ def refused(desk: Desk, post: Any, status: int, message: str) -> str:
     ({"end": "mahjongg", "winner": ["Ann", "Cat"], "value": "25"},
      "winner: a game has one winner, not 2"),
     ({"end": "mahjongg", "winner": "Ann", "value": "-25"},
-     "value: the card value of the winning hand, a positive whole number (got -25)"),
+     "value: the card value of the winning hand, a whole number from 1 to 100 (got -25)"),
     ({"end": "mahjongg", "winner": "Ann", "value": "lots"},
-     'value: the card value of the winning hand, a positive whole number (got "lots")'),
+     'value: the card value of the winning hand, a whole number from 1 to 100 (got "lots")'),
     ({"end": "mahjongg", "winner": "Ann", "value": ""},
      "value: enter the card value of the winning hand"),
     ({"end": "mahjongg", "winner": "Eve", "value": "25"},
@@ -322,7 +322,7 @@ def test_a_score_for_a_locked_round_is_refused(open_round: Desk) -> None:
     refused(desk, lambda: desk.client.post(f"/desk/{desk.tid}/table/1/game", data=form),
             400, "round 1 is closed and locked; only the director can correct it")
     # the same for a confirmation, and the table page says so
-    form = {"key": desk.table_key, "game": "1", "by": "Ann"}
+    form = {"key": desk.table_key, "seen": seen_of(stale_page), "game": "1", "by": "Ann"}
     refused(desk, lambda: desk.client.post(f"/desk/{desk.tid}/table/1/confirm", data=form),
             400, "round 1 is closed and locked")
     page = desk.table(1)
@@ -419,7 +419,7 @@ def test_director_commands_refused_with_their_message(open_round: Desk) -> None:
             400, "a correction needs a reason for the audit trail")
     refused(desk, lambda: c.post(f"/desk/{desk.tid}/correct",
                                  data={**base, "value": "-5", "reason": "typo"}), 400,
-            "positive whole number (got -5)")
+            "a whole number from 1 to 100 (got -5)")
     refused(desk, lambda: c.post(f"/desk/{desk.tid}/correct",
                                  data={**base, "result_json": '{"card": "/etc/passwd"}',
                                        "reason": "x"}), 400,
@@ -499,7 +499,7 @@ def test_siamese_tables_enter_game_sheets(client: TestClient, database_url: str)
     # bad lines are named by their line on the form
     refused(desk, lambda: desk.enter(2, {"ev1_kind": "mahjongg", "ev1_player": "Cat",
                                          "ev1_rack": "1", "ev1_value": "-30"}, expect=400),
-            400, "line 1.value: must be a whole number of at least 1 (got -30)")
+            400, "line 1.value: must be a whole number from 1 to 100 (got -30)")
     refused(desk, lambda: desk.enter(2, {"ev2_kind": "mahjongg", "ev2_player": "Zed",
                                          "ev2_rack": "1", "ev2_value": "30"}, expect=400),
             400, "line 2.mahjongg: unknown player 'Zed' (players: Cat, Dot)")
@@ -531,3 +531,38 @@ def test_commands_on_one_tournament_are_serialized(open_round: Desk) -> None:
     assert [g["number"] for g in sheet] == [1, 2]
     # created (1), 8 players (one command), start, game 1, game 2
     assert version == 5
+
+
+# ---------------------------------------------------------------------- fixes
+
+
+def test_a_huge_value_is_refused(open_round: Desk) -> None:
+    desk = open_round
+    refused(desk, lambda: desk.enter(1, {"end": "mahjongg", "winner": "Ann",
+                                         "value": "999999999"}, expect=400), 400,
+            "value: the card value of the winning hand, a whole number from 1 to 100 "
+            "(got 999999999)")
+
+
+def test_the_highest_card_value_is_a_setting(client: TestClient, database_url: str) -> None:
+    desk = Desk(client, database_url, max_value="75")
+    assert "highest card value 75" in desk.director()
+    r = client.post("/desk", data={"name": "X", "max_value": "0"})
+    assert r.status_code == 400 and "highest card value: a whole number from 1 to 1000" in r.text
+
+
+def test_a_form_without_its_seen_field_is_refused(open_round: Desk) -> None:
+    desk = open_round
+    c = desk.client
+    message = "This form is missing what page it came from (seen)"
+    refused(desk, lambda: c.post(f"/desk/{desk.tid}/table/1/game",
+                                 data={"key": desk.table_key, "end": "wall"}), 400, message)
+    refused(desk, lambda: c.post(f"/desk/{desk.tid}/table/1/confirm",
+                                 data={"key": desk.table_key, "game": "1", "by": "Ann"}),
+            400, message)
+    refused(desk, lambda: c.post(f"/desk/{desk.tid}/close", data={"key": desk.key}), 400,
+            message)
+    refused(desk, lambda: c.post(f"/desk/{desk.tid}/correct",
+                                 data={"key": desk.key, "round": "1", "table": "1",
+                                       "game": "1", "end": "wall", "reason": "x"}),
+            400, message)

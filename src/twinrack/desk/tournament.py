@@ -18,7 +18,7 @@ import re
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-from twinrack.desk.keeper import GameSheetError, read_game
+from twinrack.desk.keeper import DEFAULT_MAX_VALUE, GameSheetError, read_game
 from twinrack.desk.movement import Movement
 from twinrack.engine.scoring import Penalty, Score, score_game
 from twinrack.engine.tournament_scoring import (
@@ -29,6 +29,8 @@ from twinrack.engine.tournament_scoring import (
 from twinrack.errors import TwinRackError
 
 GAMES_PER_ROUND = 4
+#: the most a tournament may set as its highest card value
+MAX_VALUE_LIMIT = 1000
 OPPOSITE = {"E": "W", "W": "E", "S": "N", "N": "S"}
 
 
@@ -85,6 +87,8 @@ class Tournament:
     round_minutes: int = 50
     revision: str = "2024"
     moves: dict[str, int] = field(default_factory=dict)
+    #: the highest card value of the card in use: a game's value is at most this
+    max_value: int = DEFAULT_MAX_VALUE
     players: list[Player] = field(default_factory=list)
     rounds: list[Round] = field(default_factory=list)
     audit: list[AuditEntry] = field(default_factory=list)
@@ -365,9 +369,10 @@ class Tournament:
         w = self._seat(winner, tags, "winner") if winner is not None else None
         value = result.get("value")
         if w is not None and (not isinstance(value, int) or isinstance(value, bool)
-                              or value <= 0):
-            raise DeskError("bad_value", "value: the card value of the winning hand, a "
-                                         f"positive whole number (got {json.dumps(value)})")
+                              or not 1 <= value <= self.max_value):
+            raise DeskError("bad_value", "value: the card value of the winning hand, a whole "
+                                         f"number from 1 to {self.max_value} (got "
+                                         f"{json.dumps(value)})")
         if w is None:
             for key in ("value", "self_picked", "singles_and_pairs", "jokerless", "discarder",
                         "winner_exposures", "quint_two_exposures", "misnamed"):
@@ -422,7 +427,7 @@ class Tournament:
         doc.setdefault("players", names)
         doc.setdefault("revision", self.revision)
         try:
-            game = read_game(doc)
+            game = read_game(doc, max_value=self.max_value)
         except GameSheetError as err:
             raise DeskError("bad_result", err.message) from None
         if tuple(n.lower() for n in game.players) != tuple(n.lower() for n in names):
@@ -518,12 +523,21 @@ class Tournament:
                 name=doc["name"], seats=doc.get("seats", 4),
                 rounds_planned=doc.get("rounds_planned", 4),
                 round_minutes=doc.get("round_minutes", 50), revision=doc.get("revision", "2024"),
-                moves=dict(doc.get("moves", {})),
+                moves=dict(doc.get("moves", {})), max_value=_max_value(doc),
                 players=[Player(**p) for p in doc.get("players", [])], rounds=rounds,
                 audit=[AuditEntry(**a) for a in doc.get("audit", [])])
         except (KeyError, TypeError, ValueError, AttributeError) as err:
             raise DeskError("bad_tournament_file", f"not a tournament file ({type(err).__name__}"
                                                    f": {err})") from None
+
+
+def _max_value(doc: dict[str, Any]) -> int:
+    v = doc.get("max_value", DEFAULT_MAX_VALUE)
+    if not isinstance(v, int) or isinstance(v, bool) or not 1 <= v <= MAX_VALUE_LIMIT:
+        raise DeskError("bad_tournament_file", "not a tournament file: max_value: the highest "
+                                               "card value, a whole number from 1 to "
+                                               f"{MAX_VALUE_LIMIT}")
+    return v
 
 
 def _total(entry: GameEntry) -> None:

@@ -26,10 +26,11 @@ from twinrack.desk.export import (
     standings_csv,
     table_cards_html,
 )
-from twinrack.desk.keeper import DEAD_CAUSES, SHEET_PENALTIES
+from twinrack.desk.keeper import DEAD_CAUSES, DEFAULT_MAX_VALUE, SHEET_PENALTIES
 from twinrack.desk.movement import parse_moves
 from twinrack.desk.tournament import (
     GAMES_PER_ROUND,
+    MAX_VALUE_LIMIT,
     DeskError,
     GameEntry,
     Round,
@@ -485,10 +486,8 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
         assert key is not None
         return director_page(request, stored, key, done=_director_done(stored, done))
 
-    def director_check(f: Prefill) -> Check | None:
-        seen = f.get("seen")
-        if not seen:
-            return None
+    def director_check(f: Prefill) -> Check:
+        seen = _seen(f)
 
         def check(t: Tournament) -> str | None:
             if director_seen(t) == seen:
@@ -506,13 +505,14 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
         if isinstance(stored, HTMLResponse):
             return stored
         try:
+            check = director_check(f)
             command = make(f)
 
             def logged(t: Tournament, at: float) -> tuple[int, int]:
                 before = len(t.audit)
                 command(t, at)
                 return before, len(t.audit)
-            first, last = await run(tid, logged, director_check(f))
+            first, last = await run(tid, logged, check)
         except TwinRackError as err:
             fresh = await store.load(tid)
             if fresh is None:
@@ -617,10 +617,10 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
             else:
                 result, lines = sheet_result(
                     f, [s["name"] for s in _seats(stored.tournament, round_no, table)])
-            seen = f.get("seen")
+            seen = _seen(f)
 
             def check(t: Tournament) -> str | None:
-                if not seen or game_seen(t, round_no, table, game) == seen:
+                if game_seen(t, round_no, table, game) == seen:
                     return None
                 return (f"Game {game} of table {table} in round {round_no} changed since this "
                         "page was loaded. Nothing was saved: check the game as it is now and "
@@ -705,10 +705,8 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
         assert key is not None
         return table_page(request, stored, key, table, done=_table_done(stored, table, done))
 
-    def table_check(f: Prefill, table: int) -> Check | None:
-        seen = f.get("seen")
-        if not seen:
-            return None
+    def table_check(f: Prefill, table: int) -> Check:
+        seen = _seen(f)
 
         def check(t: Tournament) -> str | None:
             if table_seen(t, table) == seen:
@@ -729,8 +727,9 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
         who = "director" if stored.role(key) == "director" else f"table {table}"
         lines: list[int] = []
         try:
+            check = table_check(f, table)
             command, lines = make(f, stored.tournament, who)
-            entry = await run(tid, command, table_check(f, table))
+            entry = await run(tid, command, check)
         except TwinRackError as err:
             fresh = await store.load(tid)
             assert fresh is not None
@@ -828,6 +827,17 @@ def _table_done(stored: Stored, table: int, done: str | None) -> str | None:
     return f"game {n}: {points}" + (" (after time: no points)" if g.late else "")
 
 
+def _seen(f: Prefill) -> str:
+    """What page a form came from: every form carries it, and a form without it is refused
+    (it could not be checked for being out of date)."""
+    seen = f.get("seen").strip()
+    if not seen:
+        raise DeskError("no_seen", "This form is missing what page it came from (seen), so it "
+                                   "cannot be checked against the sheet as it is now. Nothing "
+                                   "was saved: reload the page and submit again.")
+    return seen
+
+
 def _int_or_none(text: str) -> int | None:
     s = text.strip()
     return int(s) if re.fullmatch(r"\d{1,9}", s) else None
@@ -866,7 +876,11 @@ def _new_tournament(f: Prefill) -> Tournament:
     if revision not in ("2024", "2019"):
         raise DeskError("bad_revision", "revision: 2024 or 2019")
     moves = parse_moves(f.get("moves").replace(",", " ").split())
-    t = Tournament(name, seats, rounds, minutes, revision, moves=moves)
+    max_value = _int_or_none(f.get("max_value", str(DEFAULT_MAX_VALUE)))
+    if max_value is None or not 1 <= max_value <= MAX_VALUE_LIMIT:
+        raise DeskError("bad_max_value", "highest card value: a whole number from 1 to "
+                                         f"{MAX_VALUE_LIMIT}")
+    t = Tournament(name, seats, rounds, minutes, revision, moves=moves, max_value=max_value)
     _ = t.movement  # checks the movement
     return t
 
