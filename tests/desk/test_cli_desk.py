@@ -430,3 +430,31 @@ def test_nametags_seats_withdraw_and_substitute(capsys: pytest.CaptureFixture[st
     rc, out, _ = run(capsys, "tournament", "start-round", str(f))
     assert out.splitlines() == ["Round 2 started: 50 minutes",
                                 "Table 2 does not play: seat 1W is empty; a bye for Bea"]
+
+
+def test_add_help_names_both_kinds_of_nametag(capsys: pytest.CaptureFixture[str]) -> None:
+    rc, out, _ = run(capsys, "tournament", "add", "--help")
+    text = " ".join(out.split())
+    assert rc == 0
+    assert "1E, 1S, 1W, 1N, 2E, ... on 4-seat tables" in text
+    assert "1E, 1W, 2E, 2W, ... on 2-seat tables" in text
+
+
+def test_printable_standings_and_nametags_on_two_seat_games(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    f = tmp_path / "t.json"
+    run(capsys, "tournament", "new", str(f), "--name", "Twins", "--seats", "2")
+    run(capsys, "tournament", "add", str(f), "Ann", "Bea")
+    run(capsys, "tournament", "start-round", str(f))
+    rc, out, _ = run(capsys, "tournament", "enter", str(f), "--table", "1", "--result",
+                     '{"events": [{"mahjongg": "1W", "rack": 1, "value": 30},'
+                     ' {"dead": "1e", "rack": 1}, {"dead": "1E", "rack": 2}]}')
+    assert (rc, out.strip()) == (0, "Table 1 game 1: Ann -120, Bea +30")
+    rc, out, _ = run(capsys, "tournament", "sheet", str(f), "--json")
+    game = json.loads(out)["tables"]["1"]["games"][0]
+    assert (game["outcome"], game["winner"]) == ("no win: Mah Jongg by Bea", None)
+    rc, out, _ = run(capsys, "tournament", "sheet", str(f))
+    assert "no win to sign" in out and "wall game" not in out
+    rc, out, _ = run(capsys, "tournament", "standings", str(f), "--html")
+    assert rc == 0 and out.startswith("<!doctype html>")
+    assert "<td>1</td><td>Bea</td><td>1W</td><td>30</td>" in out
