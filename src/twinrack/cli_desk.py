@@ -20,15 +20,39 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from twinrack.card import load_card
 from twinrack.desk.export import (
+    find_your_seat_html,
     games_csv,
+    nametags_html,
+    outcome_text,
     score_sheets_html,
     standings_csv,
+    standings_html,
     table_cards_html,
 )
-from twinrack.desk.keeper import Session, read_game_file, score_json, session_from
-from twinrack.desk.movement import movement_json, parse_moves
-from twinrack.desk.tournament import GameEntry, Tournament, atomic
+from twinrack.desk.keeper import (
+    DEFAULT_MAX_VALUE,
+    Session,
+    highest_value,
+    read_game_file,
+    score_json,
+    session_from,
+)
+from twinrack.desk.movement import (
+    Movement,
+    best_moves,
+    movement_json,
+    parse_moves,
+    plan_check,
+)
+from twinrack.desk.tournament import (
+    MAX_VALUE_LIMIT,
+    GameEntry,
+    Tournament,
+    atomic,
+    new_code,
+)
 from twinrack.errors import TwinRackError
 
 out = Console(highlight=False, soft_wrap=True)
@@ -44,6 +68,13 @@ MoveOpt = Annotated[list[str] | None, typer.Option(
 def _fail(message: str) -> NoReturn:
     print(f"twinrack: {message}", file=sys.stderr)
     raise typer.Exit(2)
+
+
+def _one_of(**flags: bool) -> None:
+    """Refuse contradictory flags given together (``--json --csv``)."""
+    given = [f"--{k.replace('_', '-')}" for k, on in flags.items() if on]
+    if len(given) > 1:
+        _fail(f"{' and '.join(given)} cannot be given together: choose one")
 
 
 def _json_arg(option: str, text: str) -> Any:
@@ -107,8 +138,11 @@ def _print_settlement(session: Session) -> None:
     if len(session.players) == 2:
         out.print(f"Settlement: {session.settlement()[0]}")
     else:
+        lines = session.settlement()
         out.print(f"Settlement from a pot of {session.pot} each: "
-                  + ", ".join(session.settlement()))
+                  + ", ".join(lines[:len(session.players)]))
+        for notice in lines[len(session.players):]:
+            out.print(notice[0].upper() + notice[1:])
 
 
 def _print_score(title: str, result: dict[str, Any]) -> None:
@@ -137,7 +171,10 @@ def load_tournament(path: Path) -> Tournament:
                             ) from None
     if not isinstance(doc, dict):
         raise TwinRackError("bad_tournament_file", f"{path} is not a tournament file")
-    return Tournament.from_json(doc)
+    try:
+        return Tournament.from_json(doc)
+    except TwinRackError as err:
+        raise TwinRackError(err.code, f"{path}: {err.message}") from None
 
 
 def save_tournament(t: Tournament, path: Path) -> None:
@@ -161,7 +198,14 @@ def save_tournament(t: Tournament, path: Path) -> None:
 def _change(path: Path, command: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     """Load, run one command all-or-nothing, save only when it succeeded."""
     t = load_tournament(path)
-    result = atomic(t, command, *args, **kwargs)
+
+    def run(trial: Tournament) -> Any:
+        for p in trial.players:  # a file from before codes: every player gets one
+            if not p.code:
+                p.code = new_code()
+        return command(trial, *args, **kwargs)
+
+    result = atomic(t, run)
     save_tournament(t, path)
     return result
 
@@ -174,9 +218,25 @@ def _games(numbers: list[int]) -> str:
     return ("game " if len(numbers) == 1 else "games ") + ", ".join(map(str, numbers))
 
 
-def _points(t: Tournament, entry: GameEntry) -> str:
-    names = {p.nametag: p.name for p in t.players}
-    return ", ".join(f"{names.get(tag, tag)} {_signed(pts)}" for tag, pts in entry.points.items())
+def _points(t: Tournament, entry: GameEntry, round_no: int | None = None) -> str:
+    r = round_no if round_no is not None else len(t.rounds)
+    return ", ".join(f"{t.name_in(r, tag)} {_signed(pts)}" for tag, pts in entry.points.items())
+
+
+def _print_check(seats: int, tables: int, rounds: int, moves: dict[str, int] | None) -> None:
+    """What the movement repeats, and the best alternative when there is one."""
+    check = plan_check(Movement.standard(seats, moves), tables, rounds)
+    out.print(f"Check: {check.summary()}")
+    if check.ok:
+        return
+    better = best_moves(seats, tables, rounds, moves)
+    if better is None:
+        out.print(f"No movement of this kind does better with {tables} tables of {seats} for "
+                  f"{rounds} rounds")
+        return
+    alt = plan_check(Movement.standard(seats, better), tables, rounds)
+    flags = " ".join(f"--move {k}={v}" for k, v in better.items() if k != "E")
+    out.print(f"Best alternative: {flags} ({alt.summary()})")
 
 
 # ---------------------------------------------------------------------------- tournament
@@ -195,9 +255,12 @@ def movement(
         _fail(f"--seats must be 4 or 2, not {seats}")
     if tables < 1 or rounds < 1:
         _fail("--tables and --rounds must be at least 1")
-    plan = movement_json(seats, tables, rounds, parse_moves(move))
+    moves = parse_moves(move)
+    plan = movement_json(seats, tables, rounds, moves)
     if as_json:
-        print(json.dumps(plan))
+        check = plan_check(Movement.standard(seats, moves), tables, rounds)
+        better = None if check.ok else best_moves(seats, tables, rounds, moves)
+        print(json.dumps({**plan, "check": check.to_json(), "best_moves": better}))
         return
     rounds_out: list[dict[str, Any]] = plan["rounds"]  # type: ignore[assignment]
     for r in rounds_out:
@@ -209,6 +272,7 @@ def movement(
         for t, seating in r["tables"].items():
             table.add_row(t, *[seating[x] for x in letters])
         out.print(table)
+    _print_check(seats, tables, rounds, moves)
 
 
 @tournament_app.command("new")
@@ -219,10 +283,22 @@ def new(path: FileArg,
         minutes: Annotated[int, typer.Option("--minutes", help="minutes per round")] = 50,
         revision: Annotated[str, typer.Option("--revision", help="Siamese scoring rules of "
                                               "2-seat tables: 2024 or 2019")] = "2024",
-        move: MoveOpt = None) -> None:
+        move: MoveOpt = None,
+        max_value: Annotated[int | None, typer.Option(
+            "--max-value", help="the highest card value in use (default 100): no game's value "
+                                "may be higher")] = None,
+        card: Annotated[str | None, typer.Option(
+            "--card", help="\"practice\" or a card file: its highest line sets --max-value")]
+        = None) -> None:
     """Create a tournament file."""
     if path.exists():
         _fail(f"{path} already exists")
+    if max_value is not None and card is not None:
+        _fail("give --card or --max-value, not both")
+    if card is not None:
+        max_value = highest_value(load_card(None if card == "practice" else Path(card)))
+    if max_value is not None and not 1 <= max_value <= MAX_VALUE_LIMIT:
+        _fail(f"--max-value must be from 1 to {MAX_VALUE_LIMIT}")
     if seats not in (2, 4):
         _fail(f"--seats must be 4 or 2, not {seats}")
     if rounds < 1 or minutes < 1:
@@ -231,22 +307,29 @@ def new(path: FileArg,
         _fail(f"--revision must be 2024 or 2019, not {revision!r}")
     if not name.strip():
         _fail("--name must not be empty")
-    t = Tournament(name.strip(), seats, rounds, minutes, revision, moves=parse_moves(move))
+    t = Tournament(name.strip(), seats, rounds, minutes, revision, moves=parse_moves(move),
+                   max_value=max_value if max_value is not None else DEFAULT_MAX_VALUE)
     moves = t.movement.moves  # checks the movement
     save_tournament(t, path)
     how = ", ".join(f"{k} {v:+d}" if v else f"{k} stays" for k, v in moves.items())
     out.print(f"Created {path}: {t.name}, {seats}-seat tables, {rounds} rounds of "
-              f"{minutes} minutes; movement {how}")
+              f"{minutes} minutes, highest card value {t.max_value}; movement {how}")
 
 
 @tournament_app.command("add")
 def add(path: FileArg, names: Annotated[list[str], typer.Argument(help="player names")]) -> None:
-    """Register players; nametags are given in order (1E, 1S, 1W, 1N, 2E, ...)."""
+    """Register players; nametags are given in order: 1E, 1S, 1W, 1N, 2E, ... on 4-seat
+    tables, 1E, 1W, 2E, 2W, ... on 2-seat tables. Seats left empty are byes."""
     def add_all(t: Tournament, at: float) -> list[Any]:
         return [t.add_player(n, at) for n in names]
 
     for p in _change(path, add_all, time.time()):
         out.print(f"{p.name}: {p.nametag}")
+    t = load_tournament(path)
+    if len(t.players) % t.seats:
+        out.print(f"{t.seats - len(t.players) % t.seats} seat(s) of table {t.tables} are "
+                  "empty: byes, unless more players join or a substitute sits in")
+    _print_check(t.seats, t.tables, t.rounds_planned, t.moves or None)
 
 
 @tournament_app.command("start-round")
@@ -255,13 +338,29 @@ def start_round(path: FileArg) -> None:
     t = load_tournament(path)
     r = _change(path, Tournament.start_round, time.time())
     out.print(f"Round {r.number} started: {t.round_minutes} minutes")
+    t = load_tournament(path)
+    for table, empty in t.byes(r.number).items():
+        players = [s.name for s in t.seated(r.number, table) if s.name]
+        out.print(f"Table {table} does not play: seat {', '.join(empty)} is empty; a bye for "
+                  f"{', '.join(players) or 'nobody'}")
 
 
 @tournament_app.command("close-round")
-def close_round(path: FileArg) -> None:
-    """Close and lock the open round."""
-    r = _change(path, Tournament.close_round, time.time())
-    out.print(f"Round {r.number} closed and locked")
+def close_round(path: FileArg, force: Annotated[bool, typer.Option(
+        "--force", help="lock even with unconfirmed wins or tables that entered no game")]
+        = False) -> None:
+    """Close and lock the open round; refused while a win is unconfirmed or a table entered
+    no game, unless --force."""
+    t = load_tournament(path)
+    cur = t.current()
+    problems = t.round_problems() if cur is not None and not cur.locked else []
+    if problems and not force:
+        _fail(f"round {len(t.rounds)} is not complete: {'; '.join(problems)} (--force locks "
+              "it anyway)")
+    r = _change(path, Tournament.close_round, time.time(), force=force)
+    out.print(f"Round {r.number} closed and locked"
+              + (f" with {len(problems)} open point(s): {'; '.join(problems)}"
+                 if problems else ""))
 
 
 @tournament_app.command("timer")
@@ -294,15 +393,18 @@ def enter(path: FileArg,
           table: Annotated[int, typer.Option("--table")],
           result: Annotated[str, typer.Option("--result", help="the game as JSON, e.g. "
                                               "'{\"winner\":\"Ann\",\"value\":25}'")],
-          in_time: Annotated[bool | None, typer.Option(
-              "--in-time/--after-time",
-              help="the game finished in time / after time (default: judged by the clock "
-                   "now)")] = None) -> None:
+          in_time: Annotated[bool, typer.Option(
+              "--in-time", help="the game finished in time (default: judged by the clock "
+                                "now)")] = False,
+          after_time: Annotated[bool, typer.Option(
+              "--after-time", help="the game finished after time")] = False) -> None:
     """Enter the next game of a table in the open round."""
+    _one_of(in_time=in_time, after_time=after_time)
+    finished = True if in_time else (False if after_time else None)
     doc = _json_arg("--result", result)
     t = load_tournament(path)
     g = _change(path, Tournament.enter_game, table, doc, time.time(),
-                finished_in_time=in_time)
+                finished_in_time=finished)
     out.print(f"Table {table} game {g.number}: {_points(t, g)}"
               + (" (after time: no points)" if g.late else ""))
 
@@ -310,11 +412,15 @@ def enter(path: FileArg,
 @tournament_app.command("confirm")
 def confirm(path: FileArg, table: Annotated[int, typer.Option("--table")],
             game: Annotated[int, typer.Option("--game")],
-            by: Annotated[str, typer.Option("--by", help="the signing player")]) -> None:
-    """The player opposite the winner signs a win."""
-    g = _change(path, Tournament.confirm, table, game, by, time.time())
+            by: Annotated[str, typer.Option("--by", help="the signing player")],
+            code: Annotated[str, typer.Option(
+                "--code", help="the signing player's own code (on their nametag and the "
+                               "table card)")]) -> None:
+    """The player opposite the winner signs a win with their own code."""
+    g = _change(path, Tournament.confirm, table, game, by, time.time(), code=code)
     t = load_tournament(path)
-    out.print(f"Table {table} game {game} confirmed by {t.name_of(g.confirmed_by)}")
+    out.print(f"Table {table} game {game} confirmed by "
+              f"{t.name_in(len(t.rounds), g.confirmed_by)}")
 
 
 @tournament_app.command("correct")
@@ -323,15 +429,19 @@ def correct(path: FileArg, round_no: Annotated[int, typer.Option("--round")],
             game: Annotated[int, typer.Option("--game")],
             result: Annotated[str, typer.Option("--result")],
             reason: Annotated[str, typer.Option("--reason")],
-            late: Annotated[bool | None, typer.Option(
-                "--late/--not-late", help="mark the game after time / in time (default: as "
-                                          "it was)")] = None) -> None:
+            late: Annotated[bool, typer.Option(
+                "--late", help="mark the game finished after time (default: as it was)")]
+            = False,
+            not_late: Annotated[bool, typer.Option(
+                "--not-late", help="mark the game finished in time")] = False) -> None:
     """The director corrects a recorded game (kept in the audit trail)."""
+    _one_of(late=late, not_late=not_late)
     doc = _json_arg("--result", result)
     g = _change(path, Tournament.correct_game, round_no, table, game, doc, time.time(), reason,
-                late)
+                True if late else (False if not_late else None))
     t = load_tournament(path)
-    out.print(f"Corrected round {round_no} table {table} game {game}: {_points(t, g)}"
+    out.print(f"Corrected round {round_no} table {table} game {game}: "
+              f"{_points(t, g, round_no)}"
               + (" (after time: no points)" if g.late else ""))
 
 
@@ -360,42 +470,52 @@ def sheet(path: FileArg,
     for n in tables:
         t.check_table(n)
     seating = t.seating(number)
-    names = {p.nametag: p.name for p in t.players}
     if as_json:
         print(json.dumps({"round": number, "locked": r.locked, "tables": {
-            str(n): {"seats": seating[n],
+            str(n): {"seats": seating[n], "plays": t.plays(number, n),
                      "games": [{"game": g.number, "points": g.points, "lines": g.lines,
-                                "winner": g.winner, "confirmed_by": g.confirmed_by,
+                                "winner": g.winner, "outcome": outcome_text(t, number, g),
+                                "hand": g.hand, "confirmed_by": g.confirmed_by,
                                 "late": g.late} for g in r.sheets.get(n, [])]}
             for n in tables}}))
         return
     for n in tables:
-        seats = seating[n]
+        seats = t.seated(number, n)
         table = Table(title=f"Round {number}, table {n}"
-                            + (" (locked)" if r.locked else ""))
+                            + (" (locked)" if r.locked else "")
+                            + ("" if t.plays(number, n) else " (a bye: a seat is empty)"))
         table.add_column("game")
-        for letter, tag in seats.items():
-            table.add_column(f"{letter}: {names.get(tag, tag)} ({tag})", justify="right")
+        for s in seats:
+            who = s.name if s.name is not None else "empty"
+            table.add_column(f"{s.letter}: {who} ({s.tag})", justify="right")
+        table.add_column("result")
         table.add_column("confirmed by")
         games = r.sheets.get(n, [])
         for g in games:
             mark = " (after time)" if g.late else ""
-            signed = (names.get(g.confirmed_by, g.confirmed_by) if g.confirmed_by
-                      else ("wall game / no win" if g.winner is None else "not yet"))
-            table.add_row(f"{g.number}{mark}", *(_signed(g.points.get(tag, 0))
-                                                for tag in seats.values()), signed)
-        table.add_row("total", *(_signed(sum(g.points.get(tag, 0) for g in games))
-                                 for tag in seats.values()), "")
+            signed = (t.name_in(number, g.confirmed_by) if g.confirmed_by
+                      else ("not yet" if t.signer_of(number, n, g) else "no win to sign"))
+            table.add_row(f"{g.number}{mark}", *(_signed(g.points.get(s.tag, 0))
+                                                for s in seats),
+                          outcome_text(t, number, g), signed)
+        table.add_row("total", *(_signed(sum(g.points.get(s.tag, 0) for g in games))
+                                 for s in seats), "", "")
         out.print(table)
 
 
 @tournament_app.command("standings")
 def standings(path: FileArg, as_json: JsonOpt = False,
-              csv_out: Annotated[bool, typer.Option("--csv", help="print CSV")] = False) -> None:
+              csv_out: Annotated[bool, typer.Option("--csv", help="print CSV")] = False,
+              html_out: Annotated[bool, typer.Option(
+                  "--html", help="print a printable HTML page")] = False) -> None:
     """Standings: total, then games won, then head-to-head."""
+    _one_of(json=as_json, csv=csv_out, html=html_out)
     t = load_tournament(path)
     if csv_out:
         sys.stdout.write(standings_csv(t))
+        return
+    if html_out:
+        sys.stdout.write(standings_html(t) + "\n")
         return
     rows = t.standings()
     if as_json:
@@ -422,15 +542,85 @@ def audit(path: FileArg, as_json: JsonOpt = False) -> None:
         out.print(f"{when}  {a.who}: {a.action}: {a.detail}")
 
 
+@tournament_app.command("seats")
+def seats(path: FileArg,
+          round_no: Annotated[int | None, typer.Option(
+              "--round", help="default: the open round, or the next one")] = None,
+          as_json: JsonOpt = False) -> None:
+    """Find your seat: everyone in name order with their table and seat for a round."""
+    t = load_tournament(path)
+    cur = t.current()
+    number = round_no if round_no is not None else (
+        len(t.rounds) + 1 if cur is None or (cur.locked and len(t.rounds) < t.rounds_planned)
+        else len(t.rounds))
+    if not 1 <= number <= t.rounds_planned:
+        _fail(f"--round: there is no round {number} (1-{t.rounds_planned})")
+    rows = t.find_your_seat(number)
+    if as_json:
+        print(json.dumps({"round": number, "seats": rows}))
+        return
+    table = Table(title=f"{t.name}: find your seat, round {number}")
+    for col in ("name", "nametag", "table", "seat", ""):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(row["name"], row["nametag"], str(row["table"] or ""), row["seat"] or "",
+                      row["note"])
+    out.print(table)
+
+
+@tournament_app.command("withdraw")
+def withdraw(path: FileArg, player: Annotated[str, typer.Argument(help="name or nametag")]
+             ) -> None:
+    """A player leaves: from the next round on their seat is empty; their games stand."""
+    p = _change(path, Tournament.withdraw, player, time.time())
+    out.print(f"{p.name} ({p.nametag}) withdraws from round {p.withdrawn_from} on")
+
+
+@tournament_app.command("substitute")
+def substitute(path: FileArg,
+               seat: Annotated[str, typer.Option("--seat", help="the nametag of the seat")],
+               name: Annotated[str, typer.Option("--name", help="the substitute's name")],
+               round_no: Annotated[int | None, typer.Option(
+                   "--round", help="default: the open round, or the next one")] = None
+               ) -> None:
+    """Seat a substitute for one round (not ranked; the seat's points count for nobody)."""
+    t = load_tournament(path)
+    cur = t.current()
+    number = round_no if round_no is not None else (
+        len(t.rounds) + 1 if cur is None or cur.locked else len(t.rounds))
+    sub = _change(path, Tournament.substitute, seat, name, number, time.time())
+    out.print(f"{sub.name} sits on seat {sub.nametag} in round {sub.round}; confirmation "
+              f"code {sub.code}")
+
+
+@tournament_app.command("nametags")
+def nametags(path: FileArg, as_json: JsonOpt = False) -> None:
+    """Each player's nametag and confirmation code, for printing nametags."""
+    t = load_tournament(path)
+    rows = [{"name": p.name, "nametag": p.nametag, "code": p.code} for p in t.players]
+    if as_json:
+        print(json.dumps({"nametags": rows}))
+        return
+    table = Table(title=f"{t.name}: nametags")
+    for col in ("nametag", "name", "code"):
+        table.add_column(col)
+    for row in rows:
+        table.add_row(row["nametag"], row["name"], row["code"] or "-")
+    out.print(table)
+
+
 @tournament_app.command("export")
 def export(path: FileArg, folder: Annotated[Path, typer.Argument(help="where to write")]) -> None:
-    """Write standings.csv, games.csv, table cards and each round's score sheets."""
+    """Write standings (CSV and HTML), games.csv, table cards, nametags, find-your-seat
+    lists and each round's score sheets."""
     t = load_tournament(path)
     written = []
     try:
         folder.mkdir(parents=True, exist_ok=True)
         files = {"standings.csv": standings_csv(t), "games.csv": games_csv(t),
-                 "table-cards.html": table_cards_html(t)}
+                 "standings.html": standings_html(t), "table-cards.html": table_cards_html(t),
+                 "nametags.html": nametags_html(t),
+                 "find-your-seat.html": find_your_seat_html(t)}
         for r in range(1, max(len(t.rounds), 1) + 1):
             files[f"score-sheets-round-{r}.html"] = score_sheets_html(t, r)
         for name, text in files.items():

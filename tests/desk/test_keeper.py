@@ -458,7 +458,10 @@ def test_four_player_pot() -> None:
     # pot 200 + Bea's 20 = 220; Ann is paid 60, Cat 10; 150 left, 37.5 each
     assert s.settlement_json()["net"] == {"Ann": 47.5, "Bea": -32.5, "Cat": -2.5, "Dot": -12.5}
     assert s.settlement() == ["Ann +47.5", "Bea -32.5", "Cat -2.5", "Dot -12.5"]
-    assert s.settlement(0) == ["Ann +20", "Bea -20", "Cat 0", "Dot 0"]
+    assert s.settlement(0) == ["Ann +20", "Bea -20", "Cat 0", "Dot 0",
+                               "the pot of 0 cannot pay every plus score (70 in all): plus "
+                               "scores are paid in seat order until it runs out; unpaid: "
+                               "Ann 40, Cat 10"]
     assert sum(s.settlement_json()["net"].values()) == 0
 
 
@@ -474,9 +477,10 @@ def test_session_refuses_other_players_and_pots() -> None:
     a = {"players": list(TWO), "events": [{"wall_game": True}]}
     with pytest.raises(GameSheetError, match=r"games\[1\].players: every game of a session"):
         session_of([a, {"players": ["Ann", "Cy"], "events": [{"wall_game": True}]}])
+    four = {"players": list(FOUR), "events": [{"wall_game": True}]}
     with pytest.raises(GameSheetError, match=r"games\[1\].pot: the pot is fixed before play"):
-        session_of([dict(a, pot=10), dict(a, pot=20)])
-    assert session_of([dict(a, pot=10), dict(a, pot=20)], pot_per_player=5).pot == 5
+        session_of([dict(four, pot=10), dict(four, pot=20)])
+    assert session_of([dict(four, pot=10), dict(four, pot=20)], pot_per_player=5).pot == 5
     with pytest.raises(GameSheetError, match="at least one game"):
         session_of([])
 
@@ -532,7 +536,7 @@ def with_events(*events: Any, **top: Any) -> dict[str, Any]:
     ({**GOOD, "variant": "classic"}, "variant: one of siamese, royale, imperial"),
     ({**GOOD, "variant": "royale"}, "variant: Royale is played by 3 or 4 players"),
     ({**GOOD, "revision": 2024}, "revision: \"2024\" or \"2019\""),
-    ({**GOOD, "lowest_value": 0}, "lowest_value: must be a positive whole number"),
+    ({**GOOD, "lowest_value": 0}, "lowest_value: must be a whole number from 1 to 100 (got 0)"),
     ({**GOOD, "pot": -5}, "pot: the points each player puts in the pot"),
     ({**GOOD, "wall_dead": "some"}, "wall_dead: \"any\" (a player with a dead rack"),
     ({**GOOD, "card": 7}, "card: the path of a card file"),
@@ -548,8 +552,8 @@ def with_events(*events: Any, **top: Any) -> dict[str, Any]:
     (with_events(mj("Ann", 3, 25)), "events[0].rack: must be a whole number from 1 to 2 (got 3)"),
     (with_events({"mahjongg": "Ann", "value": 25}), "events[0].rack: must be a whole number "
                                                     "from 1 to 2 (missing)"),
-    (with_events(mj("Ann", 1, -25)), "events[0].value: must be a whole number of at least 1"),
-    (with_events(mj("Ann", 1, 0)), "events[0].value: must be a whole number of at least 1"),
+    (with_events(mj("Ann", 1, -25)), "events[0].value: must be a whole number from 1 to 100"),
+    (with_events(mj("Ann", 1, 0)), "events[0].value: must be a whole number from 1 to 100"),
     (with_events(mj("Ann", 1, "25")), "events[0].value: must be a whole number"),  # type: ignore[arg-type]
     (with_events(mj("Ann", 1)), "events[0].value: give the card value of the hand"),
     (with_events(mj("Ann", 1, hand="2468-1")), "events[0].hand: naming a card line needs"),
@@ -615,8 +619,8 @@ def test_bad_input_is_refused_naming_the_field(doc: Any, message: str) -> None:
 def test_the_documented_sheets_score_as_documented() -> None:
     text = (Path(__file__).parents[2] / "docs" / "score-keeper.md").read_text(encoding="utf-8")
     sheets = [json.loads(b) for b in re.findall(r"```json\n(.*?)```", text, re.S)]
-    assert len(sheets) == 7
-    for doc in sheets:
+    assert len(sheets) == 10
+    for doc in sheets[:7]:  # the sheets of the Examples section (the others show refusals)
         game = read_game(doc)
         totals = ", ".join(f"{n} {v:+d}" if v else f"{n} 0"
                            for n, v in zip(game.players, game.score().totals, strict=True))
@@ -635,3 +639,84 @@ def test_a_card_that_does_not_load_is_named(tmp_path: Path) -> None:
         read_game_file(sheet)
     assert err.value.message.startswith(f"{sheet}: card: the card does not load: ")
     assert "bad.toml:" in err.value.message
+
+
+# ---------------------------------------------------------------- 2019 tile count, caps, pots
+
+
+def test_wrong_tile_count_2019_keeps_an_exposed_mahjongg() -> None:
+    # 2019 rules: a legitimate Mah Jongg exposed still scores; the other rack dies and the
+    # opponent plays on (here to a win of her own)
+    events = [mj("Ann", 1, 30, jokerless=True), {"wrong_tile_count": "Ann"},
+              mj("Bea", 1, 25), mj("Bea", 2, 25, self_picked=True)]
+    lines, totals, _ = scored(events, revision="2019")
+    assert lines == [("Ann", 60), ("Bea", 25), ("Bea", 50)]
+    assert totals == {"Ann": 60, "Bea": 75}
+    assert kept(events, revision="2019").facts.dead == ((1,), ())
+    # without a Mah Jongg up, both racks die in 2019 too: 4 x the lowest value
+    assert scored([{"wrong_tile_count": "Ann"}], revision="2019")[1] == {"Ann": -100, "Bea": 0}
+    # 2024 is unchanged: even the exposed Mah Jongg dies
+    assert scored(events[:2], revision="2024")[1] == {"Ann": -100, "Bea": 0}
+
+
+def test_wrong_tile_count_2019_after_the_other_rack_died() -> None:
+    events = [mj("Ann", 1, 30), {"dead": "Ann", "rack": 2}, {"wrong_tile_count": "Ann"},
+              {"wall_game": True}]
+    refused({"players": list(TWO), "revision": "2019", "events": events},
+            "events[2].wrong_tile_count: every rack of Ann without a Mah Jongg is already dead")
+
+
+def test_a_concealed_line_is_closed_without_saying_so() -> None:
+    doc = {"players": list(TWO), "card": "practice",
+           "events": [{"mahjongg": "Ann", "rack": 1, "hand": "2026-6"}]}
+    assert [x["points"] for x in score_json(read_game(doc))["lines"]] == [50, 10]
+    doc["events"][0]["closed"] = True
+    assert [x["points"] for x in score_json(read_game(doc))["lines"]] == [50, 10]
+    doc["events"][0]["closed"] = False
+    refused(doc, "events[0].closed: 2026-6 is a concealed line on TwinRack Practice Card: "
+                 "it is always closed")
+
+
+def test_values_are_capped() -> None:
+    refused({"players": list(TWO), "events": [mj("Ann", 1, 999999999)]},
+            "events[0].value: must be a whole number from 1 to 100 (got 999999999)")
+    # with a card, its highest line is the cap
+    refused({"players": list(TWO), "card": "practice", "events": [mj("Ann", 1, 80)]},
+            "events[0].value: must be a whole number from 1 to 75 (got 80)")
+    assert scored([mj("Ann", 1, 100)])[1] == {"Ann": 100, "Bea": 0}
+    refused({"players": list(TWO), "lowest_value": 101, "events": [{"wall_game": True}]},
+            "lowest_value: must be a whole number from 1 to 100")
+    refused({"players": list(FOUR), "pot": 10**9, "events": [{"wall_game": True}]},
+            "pot: the points each player puts in the pot, a whole number from 0 to 100000")
+
+
+def test_a_pot_is_for_three_or_four_players() -> None:
+    two = {"players": list(TWO), "events": [{"wall_game": True}]}
+    with pytest.raises(GameSheetError, match="--pot: a pot is for 3 or 4 players; 2 players "
+                                             "settle the difference"):
+        session_of([two], pot_per_player=10)
+    refused(dict(two, pot=10), "pot: a pot is for 3 or 4 players")
+    assert session_of([dict(two, pot=0)]).pot == 0
+
+
+def test_a_session_does_not_mix_revisions() -> None:
+    a = {"players": list(TWO), "revision": "2024", "events": [{"wall_game": True}]}
+    with pytest.raises(GameSheetError, match=r"games\[1\].revision: every game of a session "
+                                             r"uses the same rules: 2024 in the first game, "
+                                             r"2019 here"):
+        session_of([a, dict(a, revision="2019")])
+
+
+def test_settlement_says_when_the_pot_cannot_pay() -> None:
+    s = session_of([{"players": list(FOUR), "pot": 10,
+                     "events": [mj("Cat", 1, 30), mj("Dot", 1, 40)]}])
+    # pot 40: Cat is paid 30, Dot only 10 of her 40
+    doc = s.settlement_json()
+    assert doc["net"] == {"Ann": -10, "Bea": -10, "Cat": 20, "Dot": 0}
+    assert doc["unpaid"] == {"Dot": 30}
+    assert s.settlement()[-1] == ("the pot of 40 cannot pay every plus score (70 in all): "
+                                  "plus scores are paid in seat order until it runs out; "
+                                  "unpaid: Dot 30")
+    full = session_of([{"players": list(FOUR), "pot": 50, "events": [mj("Cat", 1, 30)]}])
+    assert full.settlement_json()["unpaid"] == {}
+    assert not any("cannot pay" in x for x in full.settlement())

@@ -13,9 +13,12 @@ from twinrack.desk.movement import (
     MOVES_4,
     Movement,
     MovementError,
+    _cost,
+    best_moves,
     movement_json,
     parse_moves,
     parse_nametag,
+    plan_check,
 )
 
 ROUNDS = 8
@@ -167,3 +170,50 @@ def test_nametags_parse_loosely() -> None:
     assert parse_nametag(" 12w ") == (12, "W")
     with pytest.raises(MovementError, match=r"\(E/W\), like 3W"):
         parse_nametag("3S", ("E", "W"))
+
+
+# ---------------------------------------------------------------- what a plan repeats
+
+
+def test_two_tables_of_four_repeat_opponents_and_rounds() -> None:
+    check = plan_check(Movement.standard(4), 2, 3)
+    assert check.repeated_rounds == ((3, 1),)
+    assert check.pairs[0] == ("1E", "1W", (1, 2, 3))
+    assert check.repeated_meetings == 16
+    assert check.summary() == ("round 3 repeats round 1; 16 seatings put two players together "
+                               "again; for example 1E and 1W meet in rounds 1, 2 and 3")
+    # with 2 tables of 4, every movement repeats as much: nothing better to offer
+    assert best_moves(4, 2, 3) is None
+
+
+def test_the_best_alternative_is_offered() -> None:
+    # 2-seat tables, 4 tables, 3 rounds, West moving 2: 1E meets 1W again in round 3
+    check = plan_check(Movement.standard(2, {"W": 2}), 4, 3)
+    assert check.repeated_rounds == ((3, 1),) and check.pairs[0] == ("1E", "1W", (1, 3))
+    assert best_moves(2, 4, 3, {"W": 2}) == {"E": 0, "W": 1}
+    assert plan_check(Movement.standard(2), 4, 3).ok
+    # 4-seat tables: with 5 tables the standard movement is already fine for 4 rounds
+    assert plan_check(Movement.standard(4), 5, 4).ok
+    # with 3 tables South and West travel together: no movement of 4 letters avoids a pair
+    assert plan_check(Movement.standard(4), 3, 2).pairs[0] == ("1S", "1W", (1, 2))
+    assert best_moves(4, 3, 2) is None
+    # 4 tables: West +2 meets East again every 2 rounds, but so would any other choice
+    assert not plan_check(Movement.standard(4), 4, 3).ok and best_moves(4, 4, 3) is None
+    # 6 tables, 5 rounds: another movement does better than the standard one
+    better = best_moves(4, 6, 5)
+    assert better == {"E": 0, "S": -1, "W": 0, "N": 1}
+    assert plan_check(Movement.standard(4, better), 6, 5).repeated_meetings < \
+        plan_check(Movement.standard(4), 6, 5).repeated_meetings
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([2, 4]), st.integers(1, 9), st.integers(1, 8),
+       st.lists(st.integers(-9, 9), min_size=3, max_size=3))
+def test_the_quick_count_agrees_with_seating_every_round(seats: int, tables: int, rounds: int,
+                                                         steps: list[int]) -> None:
+    letters = ("S", "W", "N") if seats == 4 else ("W",)
+    moves = dict(zip(letters, steps, strict=False))
+    mv = Movement.standard(seats, moves)
+    check = plan_check(mv, tables, rounds)
+    assert _cost(mv.seats, mv.moves, tables, rounds) == (len(check.repeated_rounds),
+                                                          check.repeated_meetings)

@@ -8,8 +8,16 @@ from typing import Any
 
 import pytest
 
-from twinrack.desk.export import games_csv, score_sheets_html, standings_csv, table_cards_html
-from twinrack.desk.tournament import DeskError, Tournament, atomic
+from twinrack.desk.export import (
+    find_your_seat_html,
+    games_csv,
+    nametags_html,
+    score_sheets_html,
+    standings_csv,
+    standings_html,
+    table_cards_html,
+)
+from twinrack.desk.tournament import CODE_ALPHABET, DeskError, Tournament, atomic
 
 MIN = 60.0
 NAMES = ["Ann", "Bea", "Cat", "Dot", "Eve", "Fay", "Gil", "Hal", "Ida", "Jo", "Kim", "Lou"]
@@ -27,6 +35,11 @@ def one_table(**kw: Any) -> Tournament:
     t = make(NAMES[:4], **kw)
     t.start_round(0.0)
     return t
+
+
+def sign(t: Tournament, table: int, game: int, who: str, at: float) -> Any:
+    """The player confirms a win with their own code."""
+    return t.confirm(table, game, who, at, code=t.player(who).code)
 
 
 def points(t: Tournament, result: dict[str, Any], table: int = 1) -> dict[str, int]:
@@ -81,7 +94,7 @@ def test_a_whole_four_round_tournament() -> None:
                     seats = t.seating(r)[table]
                     letter = next(k for k, v in seats.items() if v == g.winner)
                     opposite = {"E": "W", "W": "E", "S": "N", "N": "S"}[letter]
-                    t.confirm(table, i, names[seats[opposite]], at + 1)
+                    sign(t, table, i, names[seats[opposite]], at + 1)
         t.close_round(start + 50 * MIN)
 
     play(1, {
@@ -164,13 +177,13 @@ def test_tie_break_head_to_head_then_shared_rank() -> None:
     t.start_round(0)
     t.enter_game(1, {"winner": "Ann", "value": 30}, 1)
     t.enter_game(2, {"winner": "Fay", "value": 25}, 1)
-    t.close_round(2)
+    t.close_round(2, force=True)
     t.start_round(3)
     seats = t.seating(2)
     assert "1E" in seats[1].values() and "2S" in seats[1].values()  # Ann meets Fay
     t.enter_game(1, {"winner": "Fay", "value": 35}, 4)
     t.enter_game(2, {"winner": "Eve", "value": 30}, 4)
-    t.close_round(5)
+    t.close_round(5, force=True)
     rows = {r["name"]: r for r in t.standings()}
     assert (rows["Fay"]["points"], rows["Fay"]["rank"]) == (60, 1)
     # Ann 30 and Eve 30, one win each, never at one table: head-to-head 0, so they share 2nd
@@ -269,12 +282,14 @@ def test_siamese_tables_use_section_10() -> None:
         {"penalty": "not_seated", "player": "Bea"}]}, 60)
     assert g.points == {"1E": 110, "1W": -45}  # 50 + 60; -20 (2019) - 25
     assert g.winner == "1E"
+    with pytest.raises(DeskError, match=r"signed by: Cat does not sit at this table"):
+        sign(t, 1, 1, "Cat", 61)
     with pytest.raises(DeskError, match="confirmed by the player opposite, Bea"):
-        t.confirm(1, 1, "Cat", 61)
-    t.confirm(1, 1, "Bea", 61)
+        sign(t, 1, 1, "Ann", 61)
+    sign(t, 1, 1, "Bea", 61)
     g2 = t.enter_game(2, {"events": [{"wall_game": True}]}, 62)
     assert g2.points == {"2E": 10, "2W": 10} and g2.winner is None
-    t.close_round(50 * MIN)
+    t.close_round(50 * MIN, force=True)
     t.start_round(100 * MIN)
     assert t.seating(2) == {1: {"E": "1E", "W": "2W"}, 2: {"E": "2E", "W": "1W"}}
     unchanged(t, t.enter_game, 1, {"events": [{"mahjongg": "Bea", "rack": 1, "value": 25}]},
@@ -302,30 +317,55 @@ def test_confirmation_by_the_opposite_player_only() -> None:
     t = one_table()
     points(t, {"winner": "Bea", "value": 25})  # Bea is South: Dot (North) signs
     points(t, {"wall_game": True})
-    unchanged(t, t.confirm, 1, 1, "Ann", 1, code="wrong_confirmer",
+    dot = t.player("Dot").code
+    assert len(dot) == 5 and set(dot) <= set(CODE_ALPHABET)
+
+    def confirm(game: int, by: str, code: str) -> Any:
+        return lambda: t.confirm(1, game, by, 1, code=code)
+
+    unchanged(t, confirm(1, "Ann", t.player("Ann").code), code="wrong_confirmer",
               message="the win of Bea is confirmed by the player opposite, Dot (1N), not by Ann")
-    unchanged(t, t.confirm, 1, 1, "Bea", 1, code="wrong_confirmer", message="not by Bea")
-    unchanged(t, t.confirm, 1, 1, "Zed", 1, code="unknown_player",
+    unchanged(t, confirm(1, "Bea", dot), code="wrong_confirmer", message="not by Bea")
+    unchanged(t, confirm(1, "Zed", dot), code="unknown_player",
               message="no player 'Zed' in this tournament")
-    unchanged(t, t.confirm, 1, 2, "Dot", 1, code="nothing_to_confirm",
-              message="only a win is confirmed")
-    unchanged(t, t.confirm, 1, 3, "Dot", 1, code="unknown_game",
+    unchanged(t, confirm(2, "Dot", dot), code="nothing_to_confirm",
+              message="only a win in time is confirmed")
+    unchanged(t, confirm(3, "Dot", dot), code="unknown_game",
               message="table 1 has no game 3 in round 1")
-    g = t.confirm(1, 1, "1n", 2)  # by nametag, any case
+    g = t.confirm(1, 1, "1n", 2, code=dot.lower())  # by nametag, any case
     assert g.confirmed_by == "1N"
     assert (t.audit[-1].who, t.audit[-1].action) == ("Dot", "confirm")
-    unchanged(t, t.confirm, 1, 1, "Dot", 3, code="already_confirmed",
+    assert dot not in json.dumps([vars(a) for a in t.audit])  # codes stay off the trail
+    unchanged(t, confirm(1, "Dot", dot), code="already_confirmed",
               message="already confirmed by Dot")
+
+
+def test_a_confirmation_needs_the_signers_own_code() -> None:
+    t = one_table()
+    points(t, {"winner": "Bea", "value": 25})
+    for wrong in ("", "     ", t.player("Bea").code, t.player("Ann").code, "AAAAA"):
+        unchanged(t, lambda w=wrong: t.confirm(1, 1, "Dot", 1, code=w), code="wrong_code",
+                  message="code: that is not Dot's code (it is printed on Dot's nametag and "
+                          "on the table card)")
+    assert t.confirm(1, 1, "Dot", 1, code=" " + t.player("Dot").code + " ").confirmed_by == "1N"
+
+
+def test_codes_are_given_or_drawn() -> None:
+    t = Tournament("x")
+    assert t.add_player("Ann", code="K7PXQ").code == "K7PXQ"
+    codes = {t.add_player(n).code for n in NAMES[1:]}
+    assert len(codes) == len(NAMES) - 1  # drawn at random: all different here
 
 
 def test_a_closed_round_is_locked() -> None:
     t = one_table()
     points(t, {"winner": "Ann", "value": 25})
-    t.close_round(50 * MIN)
+    t.close_round(50 * MIN, force=True)
     assert t.rounds[0].locked
     unchanged(t, t.enter_game, 1, {"winner": "Ann", "value": 25}, 51 * MIN,
               code="round_locked", message="round 1 is closed and locked; only the director")
-    unchanged(t, t.confirm, 1, 1, "Cat", 51 * MIN, code="round_locked", message="locked")
+    unchanged(t, lambda: sign(t, 1, 1, "Cat", 51 * MIN), code="round_locked",
+              message="locked")
     unchanged(t, t.delay_table, 1, 51 * MIN, code="round_locked", message="locked")
     unchanged(t, t.close_round, 51 * MIN, code="round_locked", message="locked")
     unchanged(t, t.time_left, 51 * MIN, code="round_locked", message="locked")
@@ -334,8 +374,8 @@ def test_a_closed_round_is_locked() -> None:
 def test_director_corrections_with_audit() -> None:
     t = one_table()
     points(t, {"winner": "Ann", "value": 25})
-    t.confirm(1, 1, "Cat", 1)
-    t.close_round(50 * MIN)
+    sign(t, 1, 1, "Cat", 1)
+    t.close_round(50 * MIN, force=True)
     g = t.correct_game(1, 1, 1, {"winner": "Ann", "value": 30, "discarder": "Bea",
                                  "winner_exposures": 2}, 60 * MIN, "value misread: 30")
     assert g.points == {"1E": 30, "1S": -10, "1W": 0, "1N": 0}
@@ -362,7 +402,7 @@ def test_director_corrections_with_audit() -> None:
 def test_a_correction_keeps_a_signature_when_the_points_stand() -> None:
     t = one_table()
     points(t, {"winner": "Ann", "value": 25})
-    t.confirm(1, 1, "Cat", 1)
+    sign(t, 1, 1, "Cat", 1)
     g = t.correct_game(1, 1, 1, {"winner": "Ann", "value": 25, "winner_exposures": 1}, 2,
                        "exposures noted")
     assert g.confirmed_by == "1W"
@@ -433,8 +473,8 @@ def test_bad_results_are_refused_and_nothing_changes() -> None:
         ({"winners": ["Ann", "Bea"], "value": 25}, "two_winners", "a game has one winner"),
         ({"winner": ["Ann", "Bea"], "value": 25}, "two_winners", "winner: a game has one "
                                                                  "winner, not 2"),
-        ({"winner": "Ann", "value": -25}, "bad_value", "value: the card value of the winning "
-                                                       "hand, a positive whole number (got -25)"),
+        ({"winner": "Ann", "value": -25}, "bad_value",
+         "value: the card value of the winning hand, a whole number from 1 to 100 (got -25)"),
         ({"winner": "Ann", "value": 0}, "bad_value", "(got 0)"),
         ({"winner": "Ann", "value": "25"}, "bad_value", "(got \"25\")"),
         ({"winner": "Ann"}, "bad_value", "(got null)"),
@@ -497,7 +537,7 @@ def test_a_player_from_another_table_is_refused() -> None:
 def test_set_up_errors_change_nothing() -> None:
     t = make(NAMES[:3])
     unchanged(t, t.start_round, 0, code="tables_not_full",
-              message="3 players do not fill tables of 4: 1 more needed")
+              message="3 players do not fill a table of 4: 1 more needed")
     unchanged(t, t.add_player, "ann", code="duplicate_player", message="'ann' is already")
     unchanged(t, t.add_player, "  ", code="bad_name", message="a player needs a name")
     unchanged(t, t.add_player, "2W", code="bad_name", message="'2W' looks like a nametag")
@@ -538,16 +578,238 @@ def test_score_sheets_and_table_cards() -> None:
     t = make(NAMES[:8], rounds_planned=3)
     t.start_round(0)
     t.enter_game(2, {"winner": "Fay", "value": 25}, 1)
-    t.confirm(2, 1, "Hal", 2)
+    sign(t, 2, 1, "Hal", 2)
     html = score_sheets_html(t, 1)
     assert html.count("class='page'") == 2
     assert "<th>S: Fay (2S)</th>" in html
-    assert "<tr><td>Game 1</td><td>0</td><td>25</td><td>0</td><td>0</td><td>Hal</td></tr>" in html
+    # the winner and the hand are on the sheet
+    assert ("<tr><td>Game 1</td><td>0</td><td>25</td><td>0</td><td>0</td><td>Fay won</td>"
+            "<td>card value 25</td><td>Hal</td></tr>") in html
     cards = table_cards_html(t)
     assert cards.count("class='page'") == 2 and cards.count("<th>Round ") == 6
-    # seats in the same order on every card: E S W N
-    assert "<td>E: Ann (1E)</td><td>S: Fay (2S)</td><td>W: Cat (1W)</td><td>N: Hal (2N)</td>" \
-        in cards
+    # seats in the same order on every card: E S W N, each with the player's code
+    code = {p.name: p.code for p in t.players}
+    assert (f"<td>E: Ann (1E) code {code['Ann']}</td><td>S: Fay (2S) code {code['Fay']}</td>"
+            f"<td>W: Cat (1W) code {code['Cat']}</td><td>N: Hal (2N) code {code['Hal']}</td>"
+            ) in cards
     t.enter_game(1, {"winner": "Ann", "value": 25}, 51 * MIN)
     assert "<td>Game 1 (after time: no points)</td><td>0</td>" in score_sheets_html(t, 1)
     assert "<script" not in score_sheets_html(make(["<script>", "B", "C", "D"]), 1)
+
+
+# ---------------------------------------------------------------- caps
+
+
+def test_game_values_are_capped_by_the_highest_card_value() -> None:
+    t = one_table()
+    unchanged(t, t.enter_game, 1, {"winner": "Ann", "value": 999999999}, 1, code="bad_value",
+              message="value: the card value of the winning hand, a whole number from 1 to "
+                      "100 (got 999999999)")
+    assert points(t, {"winner": "Ann", "value": 100, "jokerless": True,
+                      "self_picked": True}) == {"Ann": 135, "Bea": 0, "Cat": 0, "Dot": 0}
+    small = one_table(max_value=75)
+    unchanged(small, small.enter_game, 1, {"winner": "Ann", "value": 80}, 1, code="bad_value",
+              message="a whole number from 1 to 75 (got 80)")
+    two = make(["Ann", "Bea"], seats=2, max_value=60)
+    two.start_round(0)
+    unchanged(two, two.enter_game, 1, {"events": [{"mahjongg": "Ann", "rack": 1,
+                                                   "value": 61}]}, 1, code="bad_result",
+              message="events[0].value: must be a whole number from 1 to 60 (got 61)")
+    with pytest.raises(DeskError, match="not a tournament file: max_value: must be a whole "
+                                        "number from 1 to 1000"):
+        Tournament.from_json(dict(make(["A"]).to_json(), max_value=10**9))
+
+
+# ---------------------------------------------------------------- closing a round
+
+
+def test_close_round_lists_what_is_missing() -> None:
+    t = make(NAMES[:12])
+    t.start_round(0)
+    t.enter_game(1, {"winner": "Bea", "value": 25}, 1)
+    t.enter_game(1, {"wall_game": True}, 2)
+    t.enter_game(2, {"winner": "Eve", "value": 30}, 3)
+    sign(t, 2, 1, "Gil", 4)
+    assert t.round_problems() == [
+        "table 1 game 1: the win of Bea is not confirmed (Dot signs)",
+        "table 3 entered no game"]
+    unchanged(t, t.close_round, 50 * MIN, code="round_incomplete",
+              message="round 1 is not complete: table 1 game 1: the win of Bea is not "
+                      "confirmed (Dot signs); table 3 entered no game")
+    r = t.close_round(50 * MIN, force=True)
+    assert r.locked
+    assert t.audit[-1].detail == ("round 1 locked (2 open point(s) left: table 1 game 1: the "
+                                  "win of Bea is not confirmed (Dot signs); table 3 entered "
+                                  "no game)")
+
+
+# ---------------------------------------------------------------- byes, substitutes, withdrawals
+
+
+def test_byes_on_siamese_tables() -> None:
+    t = make(["Ann", "Bea", "Cat", "Dot", "Eve"], seats=2, rounds_planned=3)
+    assert [p.nametag for p in t.players] == ["1E", "1W", "2E", "2W", "3E"]
+    t.start_round(0)
+    assert t.byes(1) == {3: ["3W"]}
+    assert not t.plays(1, 3) and t.plays(1, 1)
+    unchanged(t, t.enter_game, 3, {"events": [{"wall_game": True}]}, 1, code="table_bye",
+              message="table 3 does not play in round 1: seat 3W is empty (a bye); the "
+                      "director can seat a substitute")
+    t.enter_game(1, {"events": [{"wall_game": True}]}, 1)
+    t.enter_game(2, {"events": [{"wall_game": True}]}, 1)
+    assert t.round_problems() == []  # a table with a bye is not missing
+    t.close_round(50 * MIN)
+    assert t.byes(2) == {1: ["3W"]}  # the empty seat moves like any W: Ann has the bye
+    seats = {r["name"]: (r["table"], r["seat"], r["note"]) for r in t.find_your_seat(2)}
+    assert seats["Ann"] == (1, "E", "bye") and seats["Eve"] == (3, "E", "")
+
+
+def test_a_substitute_fills_a_seat_for_one_round_and_is_not_ranked() -> None:
+    t = make(["Ann", "Bea", "Cat", "Dot", "Eve"], seats=2, rounds_planned=3)
+    sub = t.substitute("3w", "Zoe", 1, 0, code="ZZZZZ")
+    assert (sub.nametag, sub.round) == ("3W", 1)
+    t.start_round(0)
+    assert t.byes(1) == {}
+    g = t.enter_game(3, {"events": [{"mahjongg": "Zoe", "rack": 1, "value": 30},
+                                    {"mahjongg": "3w", "rack": 2, "value": 25,
+                                     "discarder": "Eve"}]}, 1)
+    assert g.points == {"3E": -25, "3W": 80} and g.winner == "3W"
+    assert g.outcome == "Zoe won"
+    t.enter_game(1, {"events": [{"wall_game": True}]}, 1)
+    t.enter_game(2, {"events": [{"wall_game": True}]}, 1)
+    unchanged(t, lambda: t.confirm(3, 1, "Eve", 2, code="ZZZZZ"), code="wrong_code",
+              message="code: that is not Eve's code")
+    assert t.confirm(3, 1, "Eve", 2, code=t.player("Eve").code).confirmed_by == "3E"
+    rows = {r["name"]: r for r in t.standings()}
+    assert "Zoe" not in rows and rows["Eve"]["points"] == -25 and rows["Eve"]["games"] == 1
+    assert {r["name"]: r["note"] for r in t.find_your_seat(1)}["Zoe"] == "substitute for 3W"
+    unchanged(t, t.substitute, "3W", "Ann", 2, 3, code="duplicate_player",
+              message="'Ann' is a registered player")
+    unchanged(t, t.substitute, "9W", "Yan", 2, 3, code="unknown_seat",
+              message="there is no seat '9W'")
+    unchanged(t, t.substitute, "3W", "Yan", 9, 3, code="unknown_round",
+              message="there is no round 9 (1-3)")
+    unchanged(t, t.substitute, "3W", "Yan", 1, 3, code="table_started",
+              message="table 3 has entered games in round 1")
+    t.close_round(50 * MIN)
+    unchanged(t, t.substitute, "1W", "Yan", 1, 51 * MIN, code="round_over",
+              message="round 1 is over")
+
+
+def test_a_player_who_withdraws_leaves_an_empty_seat() -> None:
+    t = make(NAMES[:4], rounds_planned=3)
+    t.start_round(0)
+    points(t, {"winner": "Bea", "value": 25})
+    t.withdraw("bea", 20 * MIN)
+    assert t.audit[-1].detail == "Bea (1S) from round 2"
+    unchanged(t, t.withdraw, "Bea", 21 * MIN, code="withdrawn",
+              message="Bea has already withdrawn (from round 2)")
+    t.close_round(50 * MIN, force=True)
+    assert t.byes(2) == {1: ["1S"]}
+    unchanged(t, t.start_round, 60 * MIN, code="no_table_plays",
+              message="no table can play round 2: every table has an empty seat")
+    t.substitute("1S", "Zoe", 2, 61 * MIN, code="ZZZZZ")
+    t.start_round(62 * MIN)
+    g = t.enter_game(1, {"winner": "1s", "value": 30}, 63 * MIN)
+    assert g.points == {"1E": 0, "1S": 30, "1W": 0, "1N": 0} and g.lines[0]["player"] == "Zoe"
+    rows = {r["name"]: r for r in t.standings()}
+    assert rows["Bea"]["points"] == 25 and rows["Bea"]["games"] == 1  # round 1 stands
+    assert {r["name"]: r["note"] for r in t.find_your_seat(2)}["Bea"] == "withdrawn"
+
+
+def test_find_your_seat_is_in_name_order() -> None:
+    t = make(["dot", "Cat", "bea", "Ann", "eve", "Fay", "Gil", "Hal"])
+    rows = t.find_your_seat(2)
+    assert [r["name"] for r in rows] == ["Ann", "bea", "Cat", "dot", "eve", "Fay", "Gil",
+                                         "Hal"]
+    assert rows[0] == {"name": "Ann", "nametag": "1N", "table": 2, "seat": "N", "note": ""}
+
+
+# ---------------------------------------------------------------- names, nametags, outcomes
+
+
+def test_nametags_work_on_siamese_sheets_too() -> None:
+    t = make(["Ann", "Bea"], seats=2)
+    t.start_round(0)
+    g = t.enter_game(1, {"players": ["1e", "1W"], "events": [
+        {"mahjongg": "1W", "rack": 1, "value": 25},
+        {"mahjongg": "1w", "rack": 2, "value": 30, "discarder": "1E"},
+        {"penalty": "not_seated", "player": "1e"}]}, 1)
+    assert g.points == {"1E": -50, "1W": 85} and g.winner == "1W"
+    assert [x["player"] for x in g.lines] == ["Bea", "Bea", "Ann", "Ann"]
+
+
+def test_outcomes_say_how_each_game_ended() -> None:
+    t = make(["Ann", "Bea"], seats=2)
+    t.start_round(0)
+    one_mj = t.enter_game(1, {"events": [{"mahjongg": "Ann", "rack": 1, "value": 25},
+                                         {"dead": "Bea", "rack": 1},
+                                         {"dead": "Bea", "rack": 2}]}, 1)
+    assert one_mj.winner is None
+    assert one_mj.outcome == "no win: Mah Jongg by Ann"
+    assert one_mj.hand == "Ann rack 1: a 25-point hand"
+    wall = t.enter_game(1, {"events": [{"wall_game": True}]}, 2)
+    assert wall.outcome == "wall game"
+    win = t.enter_game(1, {"card": "practice", "events": [
+        {"mahjongg": "Bea", "rack": 1, "hand": "2468-1", "jokerless": True},
+        {"mahjongg": "Bea", "rack": 2, "value": 30}]}, 3)
+    assert (win.outcome, win.hand) == ("Bea won", "Bea rack 1: 2468-1 (25), jokerless; "
+                                                  "Bea rack 2: a 30-point hand")
+    four = one_table()
+    g = four.enter_game(1, {"winner": "Cat", "value": 30, "self_picked": True,
+                            "jokerless": True}, 1)
+    assert (g.outcome, g.hand) == ("Cat won", "card value 30, self-picked, jokerless")
+    assert four.enter_game(1, {"wall_game": True}, 2).outcome == "wall game"
+
+
+# ---------------------------------------------------------------- damaged files
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda d: d.pop("name"), "not a tournament file: name: missing"),
+    (lambda d: d.update(seats=3), "seats: must be 4 or 2"),
+    (lambda d: d.update(colour="red"), "colour: unknown field"),
+    (lambda d: d["players"][1].update(nametag="7Q"), "players[1].nametag: player 2 has "
+                                                     "nametag 1S, not '7Q'"),
+    (lambda d: d["players"][0].pop("name"), "players[0].name: missing"),
+    (lambda d: d["rounds"][0].update(number=2), "rounds[0].number: must be 1"),
+    (lambda d: d["rounds"][0]["sheets"].update({"9": []}), "rounds[0].sheets.9: no table 9"),
+    (lambda d: d["rounds"][0]["sheets"]["1"][0]["points"].pop("1E"),
+     "rounds[0].sheets.1[0].points: must give the points of 1E, 1S, 1W, 1N"),
+    (lambda d: d["rounds"][0]["sheets"]["1"][0]["points"].update({"1E": 99}),
+     "rounds[0].sheets.1[0].points.1E: is not the sum of its lines"),
+    (lambda d: d["rounds"][0]["sheets"]["1"][0].update(winner="5E"),
+     "rounds[0].sheets.1[0].winner: not at this table"),
+    (lambda d: d["rounds"][0]["sheets"]["1"][0]["lines"][0].update(nametag="2E"),
+     "rounds[0].sheets.1[0].lines[0].nametag: not at this table"),
+    (lambda d: d["rounds"].append({"number": 2, "started_at": 1}),
+     "rounds[0].closed_at: only the latest round may be open"),
+    (lambda d: d["audit"][0].pop("at"), "audit[0].at: missing"),
+    (lambda d: d.update(moves={"E": 1}), "moves: East stays at its table"),
+    (lambda d: d.update(rounds="x"), "rounds: must be a list"),
+])
+def test_a_damaged_file_is_refused_naming_the_field(change: Any, message: str) -> None:
+    t = one_table()
+    points(t, {"winner": "Ann", "value": 25})
+    doc = json.loads(json.dumps(t.to_json()))
+    assert Tournament.from_json(doc).to_json() == t.to_json()
+    change(doc)
+    with pytest.raises(DeskError) as err:
+        Tournament.from_json(doc)
+    assert err.value.code == "bad_tournament_file"
+    assert message in err.value.message, err.value.message
+
+
+def test_printable_standings_nametags_and_seat_lists() -> None:
+    t = make(["Ann", "Bea", "Cat", "<b>Dot</b>"], rounds_planned=2)
+    t.start_round(0)
+    t.enter_game(1, {"winner": "Cat", "value": 30}, 1)
+    html = standings_html(t)
+    assert ("<tr><td>1</td><td>Cat</td><td>1W</td><td>30</td><td>1</td><td>1</td><td>0</td>"
+            "</tr>") in html
+    assert "&lt;b&gt;Dot&lt;/b&gt;" in html and "<b>" not in html
+    tags = nametags_html(t)
+    assert all(p.code in tags for p in t.players)
+    seats = find_your_seat_html(t)
+    assert seats.count("<h2>Round ") == 2
+    assert "<tr><td>Ann</td><td>1E</td><td>1</td><td>E</td><td></td></tr>" in seats

@@ -54,9 +54,19 @@ class Desk:
         m = re.search(r'id="director-link" value="[^"]*/desk/(\w+)\?key=([^"]+)"', r.text)
         assert m is not None, r.text
         self.tid, self.key = m.group(1), m.group(2)
-        tk = re.search(r'id="table-key">([^<]+)<', r.text)
-        assert tk is not None
-        self.table_key = tk.group(1)
+
+    def table_key(self, n: int = 1) -> str:
+        """Table n's own key, as the director's page lists it."""
+        m = re.search(rf'<code class="table-key" data-table="{n}">([^<]+)<', self.director())
+        assert m is not None
+        return m.group(1)
+
+    def code(self, name: str) -> str:
+        """A player's confirmation code (printed on the nametag)."""
+        doc = json.loads(self.stored()[0])
+        found = [p["code"] for p in doc["players"] if p["name"] == name]
+        found += [x["code"] for x in doc.get("substitutes", []) if x["name"] == name]
+        return found[0] if found else "NOPE0"
 
     # director
     def director(self) -> str:
@@ -76,26 +86,28 @@ class Desk:
     def start(self) -> None:
         self.post_director("start")
 
-    def close(self) -> None:
-        self.post_director("close")
+    def close(self, force: bool = False) -> None:
+        self.post_director("close", **({"force": "on"} if force else {}))
 
     # tables
     def table(self, n: int, key: str | None = None) -> str:
-        r = self.client.get(f"/desk/{self.tid}/table/{n}", params={"key": key or self.table_key})
+        r = self.client.get(f"/desk/{self.tid}/table/{n}",
+                            params={"key": key or self.table_key(n)})
         assert r.status_code == 200, r.text
         return r.text
 
     def enter(self, n: int, form: dict[str, Any], expect: int = 303,
               key: str | None = None) -> Any:
-        data = {"key": key or self.table_key, "seen": seen_of(self.table(n)), **form}
+        data = {"key": key or self.table_key(n), "seen": seen_of(self.table(n)), **form}
         r = self.client.post(f"/desk/{self.tid}/table/{n}/game", data=data,
                              follow_redirects=False)
         assert r.status_code == expect, r.text
         return r
 
-    def confirm(self, n: int, game: int, by: str, expect: int = 303) -> Any:
-        data = {"key": self.table_key, "seen": seen_of(self.table(n)), "game": str(game),
-                "by": by}
+    def confirm(self, n: int, game: int, by: str, expect: int = 303,
+                code: str | None = None) -> Any:
+        data = {"key": self.table_key(n), "seen": seen_of(self.table(n)), "game": str(game),
+                "by": by, "code": self.code(by) if code is None else code}
         r = self.client.post(f"/desk/{self.tid}/table/{n}/confirm", data=data,
                              follow_redirects=False)
         assert r.status_code == expect, r.text
@@ -216,9 +228,10 @@ def test_a_whole_tournament_through_the_forms(client: TestClient, database_url: 
                 assert f"Saved: game {game}: " in after
                 if entry.winner is not None:
                     signer = model.name_of(model._opposite(round_no, table, entry.winner))
-                    assert f"The player opposite the winner signs: {signer}." in after
+                    assert ("The player opposite the winner signs with their own code: "
+                            f"{signer}.") in after
                     desk.confirm(table, game, signer)
-                    model.confirm(table, game, signer, now)
+                    model.confirm(table, game, signer, now, code=model.player(signer).code)
         # the director sees each table's status before closing
         page = desk.director()
         assert page.count('<td class="num games-count">4 / 4</td>') == 2
@@ -291,9 +304,9 @@ def refused(desk: Desk, post: Any, status: int, message: str) -> str:
     ({"end": "mahjongg", "winner": ["Ann", "Cat"], "value": "25"},
      "winner: a game has one winner, not 2"),
     ({"end": "mahjongg", "winner": "Ann", "value": "-25"},
-     "value: the card value of the winning hand, a positive whole number (got -25)"),
+     "value: the card value of the winning hand, a whole number from 1 to 100 (got -25)"),
     ({"end": "mahjongg", "winner": "Ann", "value": "lots"},
-     'value: the card value of the winning hand, a positive whole number (got "lots")'),
+     'value: the card value of the winning hand, a whole number from 1 to 100 (got "lots")'),
     ({"end": "mahjongg", "winner": "Ann", "value": ""},
      "value: enter the card value of the winning hand"),
     ({"end": "mahjongg", "winner": "Eve", "value": "25"},
@@ -316,13 +329,14 @@ def test_a_bad_game_is_refused_and_nothing_changes(open_round: Desk, form: dict[
 def test_a_score_for_a_locked_round_is_refused(open_round: Desk) -> None:
     desk = open_round
     stale_page = desk.table(1)
-    desk.close()
-    form = {"key": desk.table_key, "seen": seen_of(stale_page), "end": "mahjongg",
+    desk.close(force=True)
+    form = {"key": desk.table_key(), "seen": seen_of(stale_page), "end": "mahjongg",
             "winner": "Ann", "value": "25"}
     refused(desk, lambda: desk.client.post(f"/desk/{desk.tid}/table/1/game", data=form),
             400, "round 1 is closed and locked; only the director can correct it")
     # the same for a confirmation, and the table page says so
-    form = {"key": desk.table_key, "game": "1", "by": "Ann"}
+    form = {"key": desk.table_key(), "seen": seen_of(stale_page), "game": "1", "by": "Ann",
+            "code": desk.code("Ann")}
     refused(desk, lambda: desk.client.post(f"/desk/{desk.tid}/table/1/confirm", data=form),
             400, "round 1 is closed and locked")
     page = desk.table(1)
@@ -334,10 +348,10 @@ def test_a_wrong_key_is_refused(open_round: Desk) -> None:
     c = desk.client
     form = {"key": "not-the-key", "end": "mahjongg", "winner": "Ann", "value": "25"}
     refused(desk, lambda: c.post(f"/desk/{desk.tid}/table/1/game", data=form), 403,
-            "key is not valid for this tournament")
+            "This link's key is not valid here")
     # the table key does not open the director's page or its commands
-    assert c.get(f"/desk/{desk.tid}", params={"key": desk.table_key}).status_code == 403
-    refused(desk, lambda: c.post(f"/desk/{desk.tid}/close", data={"key": desk.table_key}),
+    assert c.get(f"/desk/{desk.tid}", params={"key": desk.table_key()}).status_code == 403
+    refused(desk, lambda: c.post(f"/desk/{desk.tid}/close", data={"key": desk.table_key()}),
             403, "the director's link is needed here")
     refused(desk, lambda: c.post(f"/desk/{desk.tid}/players",
                                  data={"key": "", "names": "Zed"}), 403, "not valid")
@@ -365,7 +379,7 @@ def test_confirmations(open_round: Desk) -> None:
     # a wall game has nothing to sign
     desk.enter(1, {"end": "wall"})
     refused(desk, lambda: desk.confirm(1, 2, "Ann", expect=400), 400,
-            "only a win is confirmed; this game has none")
+            "only a win in time is confirmed; this game has none")
 
 
 def test_a_stale_form_is_refused_politely(open_round: Desk) -> None:
@@ -373,7 +387,7 @@ def test_a_stale_form_is_refused_politely(open_round: Desk) -> None:
     c = desk.client
     page = desk.table(1)  # one phone opens the page...
     desk.enter(1, {"end": "wall"})  # ...another phone enters game 2
-    form = {"key": desk.table_key, "seen": seen_of(page), "end": "mahjongg", "winner": "Ann",
+    form = {"key": desk.table_key(), "seen": seen_of(page), "end": "mahjongg", "winner": "Ann",
             "value": "25"}
     html = refused(desk, lambda: c.post(f"/desk/{desk.tid}/table/1/game", data=form), 409,
                    "The score sheet of table 1 changed since this page was loaded")
@@ -390,7 +404,7 @@ def test_a_stale_form_is_refused_politely(open_round: Desk) -> None:
                   follow_redirects=False).status_code == 303
     # the director's round buttons: stale after the round changed
     director = desk.director()
-    desk.post_director("close")
+    desk.post_director("close", force="on")
     refused(desk, lambda: c.post(f"/desk/{desk.tid}/start",
                                  data={"key": desk.key, "seen": seen_of(director)}), 409,
             "The tournament changed since this page was loaded")
@@ -419,7 +433,7 @@ def test_director_commands_refused_with_their_message(open_round: Desk) -> None:
             400, "a correction needs a reason for the audit trail")
     refused(desk, lambda: c.post(f"/desk/{desk.tid}/correct",
                                  data={**base, "value": "-5", "reason": "typo"}), 400,
-            "positive whole number (got -5)")
+            "a whole number from 1 to 100 (got -5)")
     refused(desk, lambda: c.post(f"/desk/{desk.tid}/correct",
                                  data={**base, "result_json": '{"card": "/etc/passwd"}',
                                        "reason": "x"}), 400,
@@ -432,7 +446,7 @@ def test_director_commands_refused_with_their_message(open_round: Desk) -> None:
                                data={"key": d2.key, "seen": seen, "names": "Bea\nann"}), 400,
             "'ann' is already registered")
     refused(d2, lambda: c.post(f"/desk/{d2.tid}/start", data={"key": d2.key, "seen": seen}),
-            400, "1 players do not fill tables of 4: 3 more needed")
+            400, "1 players do not fill a table of 4: 3 more needed")
 
 
 def test_creating_a_tournament_checks_the_form(client: TestClient) -> None:
@@ -499,7 +513,7 @@ def test_siamese_tables_enter_game_sheets(client: TestClient, database_url: str)
     # bad lines are named by their line on the form
     refused(desk, lambda: desk.enter(2, {"ev1_kind": "mahjongg", "ev1_player": "Cat",
                                          "ev1_rack": "1", "ev1_value": "-30"}, expect=400),
-            400, "line 1.value: must be a whole number of at least 1 (got -30)")
+            400, "line 1.value: must be a whole number from 1 to 100 (got -30)")
     refused(desk, lambda: desk.enter(2, {"ev2_kind": "mahjongg", "ev2_player": "Zed",
                                          "ev2_rack": "1", "ev2_value": "30"}, expect=400),
             400, "line 2.mahjongg: unknown player 'Zed' (players: Cat, Dot)")
@@ -515,7 +529,7 @@ def test_commands_on_one_tournament_are_serialized(open_round: Desk) -> None:
     entered, the other phone is told the sheet changed; nothing is lost or doubled."""
     desk = open_round
     page = desk.table(1)
-    forms = [{"key": desk.table_key, "seen": seen_of(page), "end": "mahjongg", "winner": w,
+    forms = [{"key": desk.table_key(), "seen": seen_of(page), "end": "mahjongg", "winner": w,
               "value": "25"} for w in ("Ann", "Dot")]
 
     def post(form: dict[str, str]) -> int:
@@ -531,3 +545,133 @@ def test_commands_on_one_tournament_are_serialized(open_round: Desk) -> None:
     assert [g["number"] for g in sheet] == [1, 2]
     # created (1), 8 players (one command), start, game 1, game 2
     assert version == 5
+
+
+# ---------------------------------------------------------------------- fixes
+
+
+def test_a_huge_value_is_refused(open_round: Desk) -> None:
+    desk = open_round
+    refused(desk, lambda: desk.enter(1, {"end": "mahjongg", "winner": "Ann",
+                                         "value": "999999999"}, expect=400), 400,
+            "value: the card value of the winning hand, a whole number from 1 to 100 "
+            "(got 999999999)")
+
+
+def test_the_highest_card_value_is_a_setting(client: TestClient, database_url: str) -> None:
+    desk = Desk(client, database_url, max_value="75")
+    assert "highest card value 75" in desk.director()
+    r = client.post("/desk", data={"name": "X", "max_value": "0"})
+    assert r.status_code == 400 and "highest card value: a whole number from 1 to 1000" in r.text
+
+
+def test_a_form_without_its_seen_field_is_refused(open_round: Desk) -> None:
+    desk = open_round
+    c = desk.client
+    message = "This form is missing what page it came from (seen)"
+    refused(desk, lambda: c.post(f"/desk/{desk.tid}/table/1/game",
+                                 data={"key": desk.table_key(), "end": "wall"}), 400, message)
+    refused(desk, lambda: c.post(f"/desk/{desk.tid}/table/1/confirm",
+                                 data={"key": desk.table_key(), "game": "1", "by": "Ann"}),
+            400, message)
+    refused(desk, lambda: c.post(f"/desk/{desk.tid}/close", data={"key": desk.key}), 400,
+            message)
+    refused(desk, lambda: c.post(f"/desk/{desk.tid}/correct",
+                                 data={"key": desk.key, "round": "1", "table": "1",
+                                       "game": "1", "end": "wall", "reason": "x"}),
+            400, message)
+
+
+def test_each_table_has_its_own_key(open_round: Desk) -> None:
+    desk = open_round
+    c = desk.client
+    one, two = desk.table_key(1), desk.table_key(2)
+    assert one != two
+    # table 1's key opens table 1 only: not table 2's page, nor its forms
+    assert c.get(f"/desk/{desk.tid}/table/1", params={"key": one}).status_code == 200
+    r = c.get(f"/desk/{desk.tid}/table/2", params={"key": one})
+    assert r.status_code == 403 and "table 2&#39;s own entry link is needed" in r.text
+    seen = seen_of(desk.table(2))
+    refused(desk, lambda: c.post(f"/desk/{desk.tid}/table/2/game",
+                                 data={"key": one, "seen": seen, "end": "wall"}), 403,
+            "table 2's own entry link is needed here")
+    refused(desk, lambda: c.post(f"/desk/{desk.tid}/table/2/confirm",
+                                 data={"key": one, "seen": seen, "game": "1", "by": "Eve",
+                                       "code": desk.code("Eve")}), 403, "not valid here")
+    assert c.get(f"/desk/{desk.tid}/table/2", params={"key": two}).status_code == 200
+    # only hashes are stored, one per table
+    engine = create_engine(desk.database_url)
+    with engine.connect() as conn:
+        hashes = conn.execute(text("SELECT table_key_hashes FROM tournaments WHERE id = :id"),
+                              {"id": desk.tid}).scalar_one()
+    engine.dispose()
+    hashes = hashes if isinstance(hashes, dict) else json.loads(hashes)
+    assert sorted(hashes) == ["1", "2"] and one not in json.dumps(hashes)
+
+
+def test_a_confirmation_needs_the_opposite_players_code(open_round: Desk) -> None:
+    desk = open_round
+    page = desk.table(1)
+    assert 'name="code"' in page and desk.code("Ann") not in page  # never shown to tables
+    refused(desk, lambda: desk.confirm(1, 1, "Ann", expect=400, code=desk.code("Cat")), 400,
+            "code: that is not Ann's code")
+    refused(desk, lambda: desk.confirm(1, 1, "Ann", expect=400, code=" "), 400,
+            "code: the player who signs types their own code")
+    desk.confirm(1, 1, "Ann")
+    assert "<td>Ann</td>" in desk.table(1)
+
+
+def test_wrong_codes_pause_a_tables_confirmations(open_round: Desk) -> None:
+    desk = open_round
+    for _ in range(5):
+        desk.confirm(1, 1, "Ann", expect=400, code="AAAAA")
+    refused(desk, lambda: desk.confirm(1, 1, "Ann", expect=400), 400,
+            "5 wrong codes at table 1: confirmations there wait 10 minute(s)")
+    store = desk.client.app.state.desk  # type: ignore[attr-defined]
+    later = time.time() + 601
+    store.clock = lambda: later
+    desk.confirm(1, 1, "Ann")
+
+
+def test_close_round_lists_what_is_missing(open_round: Desk) -> None:
+    desk = open_round
+    page = desk.director()
+    assert "Before round 1 is locked:" in page
+    assert "<li>table 1 game 1: the win of Cat is not confirmed (Ann signs)</li>" in page
+    assert "<li>table 2 entered no game</li>" in page
+    refused(desk, lambda: desk.post_director("close", expect=400), 400,
+            "Round 1 is not complete: table 1 game 1: the win of Cat is not confirmed (Ann "
+            "signs); table 2 entered no game. Tick \"lock anyway\" to close it as it is.")
+    desk.close(force=True)
+    assert "round 1 locked (2 open point(s) left" in desk.director()
+
+
+def test_find_your_seat_and_no_win_labels(client: TestClient, database_url: str) -> None:
+    desk = Desk(client, database_url, name="Twins", seats="2", rounds="2")
+    desk.add("Dot", "bea", "Cat", "Ann", "Eve")
+    r = client.get(f"/desk/{desk.tid}/seats", params={"round": 2})
+    assert r.status_code == 200
+    names = re.findall(r'<tr data-name="([^"]+)">', r.text)
+    assert names == ["Ann", "bea", "Cat", "Dot", "Eve"]
+    assert "bye" in r.text
+    assert client.get(f"/desk/{desk.tid}/seats", params={"round": 9}).status_code == 404
+    desk.start()
+    # a Mah Jongg without a win is not a wall game
+    desk.enter(1, {"ev1_kind": "mahjongg", "ev1_player": "Dot", "ev1_rack": "1",
+                   "ev1_value": "30", "ev2_kind": "wrong_tile_count", "ev2_player": "bea"})
+    page = desk.table(1)
+    assert "no win: Mah Jongg by Dot" in page and "wall game" not in page.split("Game 2")[0]
+    # an empty seat: that table has a bye
+    page = desk.table(3)
+    assert 'id="bye"' in page and 'id="game-form"' not in page
+
+
+def test_withdraw_and_substitute_on_the_director_page(open_round: Desk) -> None:
+    desk = open_round
+    desk.post_director("withdraw", player="1S")
+    assert "(withdrawn from round 2)" in desk.director()
+    desk.post_director("substitute", seat="1S", sub_round="2", sub_name="Zoe")
+    assert "Zoe on seat 1S (table 2) in round 2" in desk.director()
+    refused(desk, lambda: desk.post_director("substitute", expect=400, seat="1S",
+                                             sub_round="2", sub_name="Ann"), 400,
+            "'Ann' is a registered player")

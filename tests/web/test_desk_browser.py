@@ -163,7 +163,6 @@ def test_a_whole_tournament_in_the_browser(server: str, browser: Any) -> None:
     director.get_by_label("Minutes per round").fill("50")
     director.click("#create-tournament")
     director_url = director.locator("#director-link").input_value()
-    table_key = director.locator("#table-key").inner_text().strip()
     director.click("#go-director")
     director.get_by_label("Add players, one name a line").fill("\n".join(NAMES))
     director.click("#add-player")
@@ -171,7 +170,15 @@ def test_a_whole_tournament_in_the_browser(server: str, browser: Any) -> None:
     expect(director.locator("#player-list")).to_contain_text("1N Dot")
     tid = re.search(r"/desk/(\w+)\?", director_url)
     assert tid is not None
-    table_url = f"{server}/desk/{tid.group(1)}/table/{{n}}?key={table_key}"
+    # each table has its own link; each player a code, printed on the nametags
+    table_urls = {n: director.locator(f".table-links a[data-table='{n}']").get_attribute("href")
+                  for n in (1, 2)}
+    tags = desk_ctx.new_page()
+    tags.goto(director_url.replace("?key=", "/export/nametags.html?key="))
+    codes = dict(zip(tags.locator(".tag-card .name").all_inner_texts(),
+                     tags.locator(".tag-card .code").all_inner_texts(), strict=True))
+    tags.close()
+    assert sorted(codes) == sorted(NAMES)
 
     model = Tournament("Spring Open", seats=4, rounds_planned=4, round_minutes=50)
     for name in NAMES:
@@ -185,7 +192,7 @@ def test_a_whole_tournament_in_the_browser(server: str, browser: Any) -> None:
         model.start_round(0.0)
         for table in (1, 2):
             names = [model.name_of(tag) for tag in model.seating(round_no)[table].values()]
-            phone.goto(table_url.format(n=table))
+            phone.goto(str(table_urls[table]))
             expect(phone.locator("ul.seating li")).to_have_text(
                 [re.compile(rf"^{letter}\s+{name}\s+\d[ESWN]$")
                  for letter, name in zip("ESWN", names, strict=True)])
@@ -206,15 +213,17 @@ def test_a_whole_tournament_in_the_browser(server: str, browser: Any) -> None:
                     wrong = next(n for n in names if n not in (signer, model.name_of(
                         entry.winner)))
                     phone.select_option(f"#by-{game}", wrong)
+                    phone.fill(f"#code-{game}", codes[wrong])
                     phone.click(f"#confirm-{game}")
                     expect(phone.locator("#desk-errors")).to_contain_text(
                         f"is confirmed by the player opposite, {signer}")
                     shot(phone, "desk-entry-refused-phone", full_page=False)
                 phone.select_option(f"#by-{game}", signer)
+                phone.fill(f"#code-{game}", codes[signer])
                 phone.click(f"#confirm-{game}")
                 expect(phone.locator("#desk-done")).to_have_text(
                     f"Saved: game {game} confirmed by {signer}")
-                model.confirm(table, game, signer, 0.0)
+                model.confirm(table, game, signer, 0.0, code=model.player(signer).code)
             if round_no == 2 and table == 1:
                 shot(phone, "desk-entry-phone", full_page=True)
         director.reload()

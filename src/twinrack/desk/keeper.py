@@ -41,6 +41,11 @@ DEAD_CAUSES = ("exposure", "wrong_wall", "exposed_before_racking", "mahjongg_in_
 #: the referee's penalties a game sheet may record: the conduct penalties of section 11 and
 #: throwing the Mah Jongg tile to an exposed hand (section 11, for tables that play it)
 SHEET_PENALTIES: dict[str, tuple[int, str]] = {**PENALTIES, **THROW_PENALTIES}
+#: the highest card value a sheet may give when it names no card (a sheet with a card is
+#: capped at that card's highest line); docs/score-keeper.md, "Caps"
+DEFAULT_MAX_VALUE = 100
+#: the most points each player may put in the pot
+MAX_POT = 100_000
 EVENT_KINDS = ("mahjongg", "wall_game", "dead", "wrong_tile_count", "penalty")
 _EVENT_FIELDS: dict[str, set[str]] = {
     "mahjongg": {"mahjongg", "rack", "hand", "value", "jokerless", "closed", "self_picked",
@@ -86,12 +91,14 @@ def _bool(obj: dict[str, Any], key: str, where: str) -> bool:
     return v
 
 
-def _int(obj: dict[str, Any], key: str, where: str, *, low: int, high: int | None = None) -> int:
+def _int(obj: dict[str, Any], key: str, where: str, *, low: int, high: int | None = None,
+         where_is_key: bool = False) -> int:
     v = obj.get(key)
     if not isinstance(v, int) or isinstance(v, bool) or v < low or (high is not None and v > high):
         span = f"from {low} to {high}" if high is not None else f"of at least {low}"
         got = "missing" if key not in obj else f"got {json.dumps(v)}"
-        raise _err(f"{where}.{key}", f"must be a whole number {span} ({got})")
+        raise _err(key if where_is_key else f"{where}.{key}",
+                   f"must be a whole number {span} ({got})")
     return v
 
 
@@ -126,10 +133,19 @@ def _open_card(ref: Any, base: Path | None) -> Card:
         raise _err("card", err.message) from None
 
 
-def read_game(doc: Any, card: Card | None = None, base: Path | None = None) -> KeptGame:
+def highest_value(card: Card | None) -> int:
+    """The cap on a hand's card value: the card's highest line, or the documented default."""
+    return max(h.value for h in card.hands) if card is not None else DEFAULT_MAX_VALUE
+
+
+def read_game(doc: Any, card: Card | None = None, base: Path | None = None, *,
+              max_value: int | None = None, aliases: dict[str, str] | None = None) -> KeptGame:
     """Check a game sheet and turn it into scoring facts.
 
     ``base`` is the folder of the sheet: a relative ``card`` path is looked up there first.
+    ``max_value`` caps card values (default: the card's highest line, or
+    :data:`DEFAULT_MAX_VALUE`). ``aliases`` maps other names of the players (lower case,
+    like nametags) to their names on the sheet.
     """
     if not isinstance(doc, dict):
         raise _err("game", "a game sheet is a JSON object")
@@ -164,19 +180,26 @@ def read_game(doc: Any, card: Card | None = None, base: Path | None = None) -> K
                          wall_dead=wall_dead)
     if card is None and doc.get("card") is not None:
         card = _open_card(doc["card"], base)
-    lowest = doc.get("lowest_value", card.lowest_value if card else 25)
-    if not isinstance(lowest, int) or isinstance(lowest, bool) or lowest <= 0:
-        raise _err("lowest_value", "must be a positive whole number")
+    cap = max_value if max_value is not None else highest_value(card)
+    if "lowest_value" in doc:
+        lowest = _int(doc, "lowest_value", "", low=1, high=cap, where_is_key=True)
+    else:
+        lowest = card.lowest_value if card else min(25, cap)
     pot = doc.get("pot", 0)
-    if not isinstance(pot, int) or isinstance(pot, bool) or pot < 0:
-        raise _err("pot", "the points each player puts in the pot, a whole number of at "
-                          "least 0")
+    if not isinstance(pot, int) or isinstance(pot, bool) or not 0 <= pot <= MAX_POT:
+        raise _err("pot", "the points each player puts in the pot, a whole number from 0 "
+                          f"to {MAX_POT}")
+    if pot and len(players) == 2:
+        raise _err("pot", "a pot is for 3 or 4 players; 2 players settle the difference")
+    other_names = {k.strip().lower(): v.strip().lower() for k, v in (aliases or {}).items()}
 
     def seat(name: Any, where: str) -> int:
         if not isinstance(name, str):
             raise _err(where, f"a player's name (one of {', '.join(players)})")
+        key = name.strip().lower()
+        key = other_names.get(key, key)
         for i, n in enumerate(players):
-            if n.lower() == name.strip().lower():
+            if n.lower() == key:
                 return i
         raise _err(where, f"unknown player {name!r} (players: {', '.join(players)})")
 
@@ -199,7 +222,7 @@ def read_game(doc: Any, card: Card | None = None, base: Path | None = None) -> K
             raise _err(where, f"the game was already over ({ended_by}); only penalties may "
                               "follow")
         if kind == "mahjongg":
-            m = _mahjongg(ev, where, seat, racks, card)
+            m = _mahjongg(ev, where, seat, racks, card, cap)
             s = m["seat"]
             if m["rack"] in dead[s]:
                 raise _err(f"{where}.rack", f"rack {m['rack'] + 1} of {players[s]} is dead")
@@ -261,11 +284,21 @@ def read_game(doc: Any, card: Card | None = None, base: Path | None = None) -> K
                     ended_by = f"both racks of {players[s]} dead"
         elif kind == "wrong_tile_count":
             s = seat(ev["wrong_tile_count"], f"{where}.wrong_tile_count")
+            held = {m["rack"] for m in mjs if m["seat"] == s}
+            if revision == "2019" and held:
+                # 2019: a legitimate Mah Jongg already exposed keeps its points; the racks
+                # without one die and the others play on
+                if len(dead[s]) + len(held) == racks:
+                    raise _err(f"{where}.wrong_tile_count", f"every rack of {players[s]} "
+                                                            "without a Mah Jongg is already "
+                                                            "dead")
+                dead[s] = set(range(racks)) - held
+                continue
             if len(dead[s]) == racks:
                 raise _err(f"{where}.wrong_tile_count", f"every rack of {players[s]} is "
                                                         "already dead")
             dead[s] = set(range(racks))
-            mjs = [m for m in mjs if m["seat"] != s]  # even an exposed Mah Jongg dies
+            mjs = [m for m in mjs if m["seat"] != s]  # 2024: even an exposed Mah Jongg dies
             both_dead = s if both_dead is None else both_dead
             if len(players) == 2:
                 ended_by = f"both racks of {players[s]} dead"
@@ -297,7 +330,7 @@ def read_game(doc: Any, card: Card | None = None, base: Path | None = None) -> K
 
 
 def _mahjongg(ev: dict[str, Any], where: str, seat: Any, racks: int,
-              card: Card | None) -> dict[str, Any]:
+              card: Card | None, cap: int) -> dict[str, Any]:
     s = seat(ev["mahjongg"], f"{where}.mahjongg")
     rack = _int(ev, "rack", where, low=1, high=racks) - 1
     hand_id = ev.get("hand")
@@ -316,13 +349,18 @@ def _mahjongg(ev: dict[str, Any], where: str, seat: Any, racks: int,
                 raise _err(f"{where}.{key}", f"the card says {str(getattr(h, key)).lower()} "
                                              f"for {h.id}")
         facts = HandFacts(h.id, h.value, h.singles_and_pairs, h.quint, h.star)
+        if h.concealed and ev.get("closed", True) is not True:
+            raise _err(f"{where}.closed", f"{h.id} is a concealed line on {card.name}: it is "
+                                          "always closed")
+        closed = True if h.concealed else _bool(ev, "closed", where)
     else:
         if "value" not in ev:
             raise _err(f"{where}.value", "give the card value of the hand (or hand, the id of "
                                          "a line on the sheet's card)")
-        value = _int(ev, "value", where, low=1)
+        value = _int(ev, "value", where, low=1, high=cap)
         facts = HandFacts(f"a {value}-point hand", value, _bool(ev, "singles_and_pairs", where),
                           _bool(ev, "quint", where), _bool(ev, "star", where))
+        closed = _bool(ev, "closed", where)
     discarder = ev.get("discarder")
     self_picked = _bool(ev, "self_picked", where)
     if discarder is not None and self_picked:
@@ -339,7 +377,7 @@ def _mahjongg(ev: dict[str, Any], where: str, seat: Any, racks: int,
     if double and turn is not None:
         raise _err(f"{where}.double", "give double or turn, not both")
     return {"seat": s, "rack": rack, "hand": facts, "jokerless": _bool(ev, "jokerless", where),
-            "closed": _bool(ev, "closed", where), "self_picked": self_picked, "discarder": d,
+            "closed": closed, "self_picked": self_picked, "discarder": d,
             "misnamed": misnamed, "turn": turn, "double": double}
 
 
@@ -411,23 +449,51 @@ class Session:
             out.append(tuple(t))
         return out
 
+    def unpaid(self, pot_per_player: int) -> dict[str, int]:
+        """Plus scores the pot cannot pay (3-4 players): the engine's ``settle`` pays them
+        in seat order until the pot runs out."""
+        left = pot_per_player * len(self.players) + sum(-t for t in self.totals if t < 0)
+        short: dict[str, int] = {}
+        for name, t in zip(self.players, self.totals, strict=True):
+            if t > 0:
+                paid = min(t, left)
+                left -= paid
+                if paid < t:
+                    short[name] = t - paid
+        return short
+
     def settlement_json(self, pot_per_player: int | None = None) -> dict[str, Any]:
-        """2 players: who pays whom the difference; 3-4: each player's net from the pot."""
+        """2 players: who pays whom the difference; 3-4: each player's net from the pot,
+        and ``unpaid``: the plus scores (or parts) the pot could not pay."""
         pot = self.pot if pot_per_player is None else pot_per_player
+        if pot and len(self.players) == 2:
+            raise _err("--pot", "a pot is for 3 or 4 players; 2 players settle the difference")
         st = settle(self.totals, pot)
-        return {"pot_per_player": pot if len(self.players) > 2 else None,
-                "transfers": [{"payer": self.players[a], "payee": self.players[b],
-                               "amount": _amount(amount)} for a, b, amount in st.transfers],
-                "net": {name: _amount(v) for name, v in zip(self.players, st.payouts,
-                                                            strict=True)}}
+        doc: dict[str, Any] = {
+            "pot_per_player": pot if len(self.players) > 2 else None,
+            "transfers": [{"payer": self.players[a], "payee": self.players[b],
+                           "amount": _amount(amount)} for a, b, amount in st.transfers],
+            "net": {name: _amount(v) for name, v in zip(self.players, st.payouts,
+                                                        strict=True)}}
+        if len(self.players) > 2:
+            doc["unpaid"] = self.unpaid(pot)
+        return doc
 
     def settlement(self, pot_per_player: int | None = None) -> list[str]:
+        """The settlement in words; with a pot, a last line says what it could not pay."""
         doc = self.settlement_json(pot_per_player)
         if len(self.players) == 2:
             if not doc["transfers"]:
                 return ["the totals are equal: nobody pays"]
             return [f"{t['payer']} pays {t['payee']} {t['amount']}" for t in doc["transfers"]]
-        return [f"{name} {'+' if v > 0 else ''}{v}" for name, v in doc["net"].items()]
+        out = [f"{name} {'+' if v > 0 else ''}{v}" for name, v in doc["net"].items()]
+        if doc["unpaid"]:
+            pot = doc["pot_per_player"] * len(self.players)
+            owed = sum(t for t in self.totals if t > 0)
+            out.append(f"the pot of {pot} cannot pay every plus score ({owed} in all): plus "
+                       "scores are paid in seat order until it runs out; unpaid: "
+                       + ", ".join(f"{n} {v}" for n, v in doc["unpaid"].items()))
+        return out
 
 
 def session_of(docs: Sequence[Any], card: Card | None = None,
@@ -451,6 +517,14 @@ def session_from(games: Sequence[KeptGame], pot_per_player: int | None = None) -
         if tuple(n.lower() for n in g.players) != tuple(n.lower() for n in players):
             raise _err(f"games[{i}].players", "every game of a session has the same players, "
                                               f"in the same order: {', '.join(players)}")
+    if pot_per_player and len(players) == 2:
+        raise _err("--pot", "a pot is for 3 or 4 players; 2 players settle the difference")
+    revision = games[0].rules.revision
+    for i, g in enumerate(games):
+        if g.rules.revision != revision:
+            raise _err(f"games[{i}].revision", "every game of a session uses the same rules: "
+                                               f"{revision} in the first game, "
+                                               f"{g.rules.revision} here")
     pot = pot_per_player if pot_per_player is not None else games[0].pot
     for i, g in enumerate(games):
         if pot_per_player is None and g.pot != pot:

@@ -6,6 +6,8 @@ letter moves by a fixed number of tables, wrapping around the room; East never m
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -111,3 +113,105 @@ def movement_json(seats: int, tables: int, rounds: int,
         {"round": r, "tables": {str(t): {letter: seating[t][letter] for letter in mv.seats}
                                 for t in sorted(seating)}}
         for r, seating in enumerate(mv.plan(tables, rounds), start=1)]}
+
+
+@dataclass(frozen=True)
+class PlanCheck:
+    """What a movement plan repeats: whole rounds, and players who meet again."""
+
+    tables: int
+    rounds: int
+    #: (round, earlier round with the very same tables)
+    repeated_rounds: tuple[tuple[int, int], ...]
+    #: seatings of two players at one table after they already met
+    repeated_meetings: int
+    #: pairs of nametags that meet more than once, with the rounds they meet in (most first)
+    pairs: tuple[tuple[str, str, tuple[int, ...]], ...]
+
+    @property
+    def ok(self) -> bool:
+        return not self.repeated_rounds and not self.repeated_meetings
+
+    def summary(self) -> str:
+        """One line in words."""
+        if self.ok:
+            return "no two players meet twice and no round repeats another"
+        parts = [f"round {r} repeats round {e}" for r, e in self.repeated_rounds]
+        if self.repeated_meetings:
+            parts.append(f"{self.repeated_meetings} seatings put two players together again")
+        if self.pairs:
+            a, b, rs = self.pairs[0]
+            parts.append(f"for example {a} and {b} meet in rounds "
+                         f"{', '.join(map(str, rs[:-1]))} and {rs[-1]}")
+        return "; ".join(parts)
+
+    def to_json(self) -> dict[str, object]:
+        return {"repeated_rounds": [list(x) for x in self.repeated_rounds],
+                "repeated_meetings": self.repeated_meetings,
+                "pairs": [{"players": [a, b], "rounds": list(rs)} for a, b, rs in self.pairs]}
+
+
+def plan_check(mv: Movement, tables: int, rounds: int, examples: int = 5) -> PlanCheck:
+    """Seat every round and count what repeats (the plain way: every table of every round)."""
+    plan = mv.plan(tables, rounds)
+    seen: dict[frozenset[frozenset[str]], int] = {}
+    repeated: list[tuple[int, int]] = []
+    met: dict[tuple[str, str], list[int]] = {}
+    order = {f"{t}{x}": (t, mv.seats.index(x)) for t in range(1, tables + 1) for x in mv.seats}
+    for r, seating in enumerate(plan, start=1):
+        grouping = frozenset(frozenset(s.values()) for s in seating.values())
+        if grouping in seen:
+            repeated.append((r, seen[grouping]))
+        else:
+            seen[grouping] = r
+        for seats in seating.values():
+            tags = sorted(seats.values(), key=order.__getitem__)
+            for i, a in enumerate(tags):
+                for b in tags[i + 1:]:
+                    met.setdefault((a, b), []).append(r)
+    again = sorted(((a, b, tuple(rs)) for (a, b), rs in met.items() if len(rs) > 1),
+                   key=lambda x: (-len(x[2]), order[x[0]], order[x[1]]))
+    return PlanCheck(tables, rounds, tuple(repeated), sum(len(rs) - 1 for rs in met.values()),
+                     tuple(again[:examples]))
+
+
+def _cost(seats: tuple[str, ...], moves: Mapping[str, int], tables: int,
+          rounds: int) -> tuple[int, int]:
+    """(repeated rounds, repeated meetings) of a movement, worked out without seating it.
+
+    Two letters whose moves differ by d meet again after ord(d) rounds, the order of d
+    modulo the number of tables; a whole round comes back after the order of all moves.
+    """
+    def order(d: int) -> int:
+        return tables // math.gcd(d % tables, tables)
+
+    extra = 0
+    for i, a in enumerate(seats):
+        for b in seats[i + 1:]:
+            extra += tables * (rounds - min(rounds, order(moves[a] - moves[b])))
+    cycle = tables // math.gcd(tables, *(m % tables for m in moves.values()))
+    return rounds - min(rounds, cycle), extra
+
+
+def best_moves(seats: int, tables: int, rounds: int,
+               moves: Mapping[str, int] | None = None) -> dict[str, int] | None:
+    """The movement (East stays, each other letter a fixed step) that repeats least; among
+    equals the one closest to the standard. None when none repeats less than ``moves``."""
+    mv = Movement.standard(seats, moves)
+    now = _cost(mv.seats, mv.moves, tables, rounds)
+    standard = Movement.standard(seats).moves
+    letters = [x for x in mv.seats if x != "E"]
+    half = tables // 2
+    steps = [s for s in range(-half, tables - half) if abs(s) <= 12]
+    best: tuple[tuple[int, ...], dict[str, int]] | None = None
+    for combo in itertools.product(steps, repeat=len(letters)):
+        cand = {"E": 0, **dict(zip(letters, combo, strict=True))}
+        cost = _cost(mv.seats, cand, tables, rounds)
+        changed = sum(1 for x in letters if cand[x] % tables != standard[x] % tables)
+        key = (*cost, changed, sum(abs(s) for s in combo))
+        if best is None or key < best[0]:
+            best = (key, cand)
+    assert best is not None
+    if best[0][:2] >= now:
+        return None
+    return {x: best[1][x] for x in mv.seats}

@@ -29,8 +29,9 @@ class TournamentRow(Base):
                                                  server_default=func.now())
     #: sha256 of the director's secret key (the key itself is only in the director's link)
     director_key_hash: Mapped[str] = mapped_column(String(64))
-    #: sha256 of the table key shared by every table's score-entry link
-    table_key_hash: Mapped[str] = mapped_column(String(64))
+    #: table number (as text) -> sha256 of that table's score-entry key; each key is
+    #: derived from the director's key, so only the director's requests can (re)write these
+    table_key_hashes: Mapped[dict[str, str] | None] = mapped_column(JSON, nullable=True)
     #: ``Tournament.to_json()``
     doc: Mapped[dict[str, Any]] = mapped_column(JSON)
     version: Mapped[int] = mapped_column(Integer, nullable=False)

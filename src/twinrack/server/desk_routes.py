@@ -21,15 +21,20 @@ from fastapi.responses import HTMLResponse, PlainTextResponse, RedirectResponse,
 from starlette.datastructures import FormData
 
 from twinrack.desk.export import (
+    find_your_seat_html,
     games_csv,
+    nametags_html,
+    outcome_text,
     score_sheets_html,
     standings_csv,
+    standings_html,
     table_cards_html,
 )
-from twinrack.desk.keeper import DEAD_CAUSES, SHEET_PENALTIES
-from twinrack.desk.movement import parse_moves
+from twinrack.desk.keeper import DEAD_CAUSES, DEFAULT_MAX_VALUE, SHEET_PENALTIES
+from twinrack.desk.movement import Movement, best_moves, parse_moves, plan_check
 from twinrack.desk.tournament import (
     GAMES_PER_ROUND,
+    MAX_VALUE_LIMIT,
     DeskError,
     GameEntry,
     Round,
@@ -216,7 +221,7 @@ def result_prefill(t: Tournament, result: dict[str, Any]) -> Prefill:
     def name(who: Any) -> str:
         try:
             return t.player(str(who)).name
-        except DeskError:
+        except (DeskError, AttributeError):
             return str(who)
 
     def names(v: Any) -> list[str]:
@@ -330,9 +335,10 @@ def round_info(t: Tournament, now: float) -> dict[str, Any]:
             "text": f"Round {cur.number} of {planned} in play"}
 
 
-def _seats(t: Tournament, round_no: int, table: int) -> list[dict[str, str]]:
-    return [{"letter": letter, "name": t.name_of(tag), "tag": tag}
-            for letter, tag in t.seating(round_no)[table].items()]
+def _seats(t: Tournament, round_no: int, table: int) -> list[dict[str, Any]]:
+    return [{"letter": s.letter, "name": s.name or "(empty seat)", "tag": s.tag,
+             "substitute": s.substitute, "empty": s.name is None}
+            for s in t.seated(round_no, table)]
 
 
 def _signed(n: int) -> str:
@@ -352,20 +358,13 @@ def sheet_view(t: Tournament, r: Round, table: int) -> dict[str, Any]:
 
 def _game_view(t: Tournament, r: Round, table: int, g: GameEntry,
                seats: list[dict[str, str]]) -> dict[str, Any]:
-    opposite = t._opposite(r.number, table, g.winner) if g.winner else None
-    if g.winner:
-        how = f"{t.name_of(g.winner)} won"
-    elif g.result.get("wall_game") or any(isinstance(e, dict) and e.get("wall_game")
-                                          for e in g.result.get("events") or []):
-        how = "wall game"
-    elif g.result.get("in_error"):
-        how = "Mah Jongg in error"
-    else:
-        how = "no winner"
+    signer = t.signer_of(r.number, table, g)
     return {"number": g.number, "points": [_signed(g.points.get(s["tag"], 0)) for s in seats],
-            "winner": t.name_of(g.winner) if g.winner else None, "how": how,
-            "confirmed": t.name_of(g.confirmed_by) if g.confirmed_by else None,
-            "opposite": t.name_of(opposite) if opposite else None, "late": g.late,
+            "winner": t.name_in(r.number, g.winner) if g.winner else None,
+            "how": outcome_text(t, r.number, g), "hand": g.hand,
+            "confirmed": t.name_in(r.number, g.confirmed_by) if g.confirmed_by else None,
+            "signable": signer is not None,
+            "opposite": signer.name if signer is not None else None, "late": g.late,
             "lines": [dict(line, signed=_signed(line["points"])) for line in g.lines],
             "result_json": json.dumps(g.result, sort_keys=True)}
 
@@ -375,7 +374,9 @@ def table_status(t: Tournament, r: Round) -> list[dict[str, Any]]:
     for table in sorted(t.seating(r.number)):
         sheet = r.sheets.get(table, [])
         out.append({"table": table, "seats": _seats(t, r.number, table), "games": len(sheet),
-                    "pending": [g.number for g in sheet if g.winner and not g.confirmed_by],
+                    "plays": t.plays(r.number, table),
+                    "pending": [g.number for g in sheet
+                                if t.signer_of(r.number, table, g) and not g.confirmed_by],
                     "late": [g.number for g in sheet if g.late],
                     "delayed": table in r.delayed_tables})
     return out
@@ -407,22 +408,24 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
                     link=link)
 
     async def opened(request: Request, tid: str, key: str | None,
-                     roles: tuple[str, ...]) -> Stored | HTMLResponse:
+                     roles: tuple[str, ...], table: int | None = None) -> Stored | HTMLResponse:
         stored = await store.load(tid)
         if stored is None:
             return refused(request, 404, "No such tournament",
                            "There is no tournament at this address.", "/desk")
-        role = stored.role(key)
+        role = stored.role(key, table)
         if role not in roles:
-            what = "director's" if roles == ("director",) else "table entry"
+            what = ("the director's link is needed here" if roles == ("director",)
+                    else f"the director's link or table {table}'s own entry link is needed "
+                         "here (each table has its own key)")
             return refused(request, 403, "Wrong key",
-                           f"This link's key is not valid for this tournament: the "
-                           f"{what} link is needed here. Nothing was changed.",
+                           f"This link's key is not valid here: {what}. Nothing was changed.",
                            f"/desk/{tid}/standings")
         return stored
 
-    async def run(tid: str, command: Command, check: Check | None = None) -> Any:
-        return await store.run(tid, command, check)
+    async def run(tid: str, command: Command, check: Check | None = None,
+                  director_key: str | None = None) -> Any:
+        return await store.run(tid, command, check, director_key)
 
     # ------------------------------------------------------------------ list and create
 
@@ -443,8 +446,6 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
         base = base_of(request)
         return page(request, "desk/created.html", t=t, tid=created.id,
                     director_url=f"{base}{_url(f'/desk/{created.id}', key=created.director_key)}",
-                    table_url=f"{base}{_url(f'/desk/{created.id}/table/1', key=created.table_key)}",
-                    table_key=created.table_key,
                     standings_url=f"{base}/desk/{created.id}/standings")
 
     # ------------------------------------------------------------------ director
@@ -456,7 +457,6 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
         now = store.clock()
         base = base_of(request)
         cur = t.current()
-        table_key = table_key_for(key)
         rounds = [{"number": r.number, "locked": r.locked,
                    "sheets": [sheet_view(t, r, n) for n in sorted(t.seating(r.number))]}
                   for r in reversed(t.rounds)]
@@ -466,12 +466,16 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
             errors=errors or [], f=f or Prefill(), done=done,
             info=round_info(t, now), seen=director_seen(t), can_start=can_start,
             tables=table_status(t, cur) if cur is not None and not cur.locked else [],
+            problems=t.round_problems() if cur is not None and not cur.locked else [],
+            movement=_movement_note(t), players=_player_rows(t),
             rounds=rounds,
-            table_links=[{"table": n,
-                          "url": base + _url(f"/desk/{stored.id}/table/{n}", key=table_key)}
+            table_links=[{"table": n, "key": table_key_for(key, n),
+                          "url": base + _url(f"/desk/{stored.id}/table/{n}",
+                                             key=table_key_for(key, n))}
                          for n in range(1, t.tables + 1)],
             director_url=f"{base}{_url(f'/desk/{stored.id}', key=key)}",
-            standings_url=f"{base}/desk/{stored.id}/standings", table_key=table_key,
+            standings_url=f"{base}/desk/{stored.id}/standings",
+            seats_url=f"{base}/desk/{stored.id}/seats",
             audit=[{"when": _when(a.at), "who": a.who, "action": a.action, "detail": a.detail}
                    for a in reversed(t.audit)],
             sheet_rounds=list(range(1, t.rounds_planned + 1)))
@@ -483,12 +487,12 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
         if isinstance(stored, HTMLResponse):
             return stored
         assert key is not None
+        if not stored.keys_cover(stored.tournament.tables):
+            await store.refresh_keys(tid, key)  # a tournament from before per-table keys
         return director_page(request, stored, key, done=_director_done(stored, done))
 
-    def director_check(f: Prefill) -> Check | None:
-        seen = f.get("seen")
-        if not seen:
-            return None
+    def director_check(f: Prefill) -> Check:
+        seen = _seen(f)
 
         def check(t: Tournament) -> str | None:
             if director_seen(t) == seen:
@@ -506,13 +510,14 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
         if isinstance(stored, HTMLResponse):
             return stored
         try:
+            check = director_check(f)
             command = make(f)
 
             def logged(t: Tournament, at: float) -> tuple[int, int]:
                 before = len(t.audit)
                 command(t, at)
                 return before, len(t.audit)
-            first, last = await run(tid, logged, director_check(f))
+            first, last = await run(tid, logged, check, director_key=key)
         except TwinRackError as err:
             fresh = await store.load(tid)
             if fresh is None:
@@ -548,7 +553,42 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
 
     @app.post("/desk/{tid}/close", response_model=None)
     async def close_round(request: Request, tid: str) -> Response:
-        return await director_command(request, tid, lambda f: lambda t, at: t.close_round(at))
+        def make(f: Prefill) -> Command:
+            force = f.on("force")
+
+            def close(t: Tournament, at: float) -> Any:
+                problems = t.round_problems()
+                if problems and not force:
+                    raise DeskError("round_incomplete",
+                                    f"Round {len(t.rounds)} is not complete: "
+                                    f"{'; '.join(problems)}. Tick \"lock anyway\" to close "
+                                    "it as it is.")
+                return t.close_round(at, force=force)
+            return close
+        return await director_command(request, tid, make)
+
+    @app.post("/desk/{tid}/withdraw", response_model=None)
+    async def withdraw(request: Request, tid: str) -> Response:
+        def make(f: Prefill) -> Command:
+            who = f.get("player").strip()
+            if not who:
+                raise DeskError("unknown_player", "withdraw: choose the player")
+            return lambda t, at: t.withdraw(who, at)
+        return await director_command(request, tid, make)
+
+    @app.post("/desk/{tid}/substitute", response_model=None)
+    async def substitute(request: Request, tid: str) -> Response:
+        def make(f: Prefill) -> Command:
+            seat, name = f.get("seat").strip(), f.get("sub_name").strip()
+            round_no = _int_or_none(f.get("sub_round"))
+            if not seat or round_no is None:
+                raise DeskError("bad_seat", "substitute: give the seat (a nametag) and the "
+                                            "round")
+            if len(name) > MAX_NAME_LENGTH:
+                raise DeskError("bad_name", f"substitute: at most {MAX_NAME_LENGTH} "
+                                            "characters")
+            return lambda t, at: t.substitute(seat, name, round_no, at)
+        return await director_command(request, tid, make)
 
     @app.post("/desk/{tid}/delay", response_model=None)
     async def delay_table(request: Request, tid: str) -> Response:
@@ -617,10 +657,10 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
             else:
                 result, lines = sheet_result(
                     f, [s["name"] for s in _seats(stored.tournament, round_no, table)])
-            seen = f.get("seen")
+            seen = _seen(f)
 
             def check(t: Tournament) -> str | None:
-                if not seen or game_seen(t, round_no, table, game) == seen:
+                if game_seen(t, round_no, table, game) == seen:
                     return None
                 return (f"Game {game} of table {table} in round {round_no} changed since this "
                         "page was loaded. Nothing was saved: check the game as it is now and "
@@ -658,13 +698,16 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
             body = standings_csv(t) if what == "standings.csv" else games_csv(t)
             return PlainTextResponse(body, media_type="text/csv; charset=utf-8", headers={
                 "Content-Disposition": f'attachment; filename="{what}"'})
-        if what == "table-cards.html":
-            return HTMLResponse(table_cards_html(t))
+        pages = {"table-cards.html": table_cards_html, "standings.html": standings_html,
+                 "nametags.html": nametags_html, "find-your-seat.html": find_your_seat_html}
+        if what in pages:
+            return HTMLResponse(pages[what](t))
         m = re.fullmatch(r"score-sheets-round-(\d+)\.html", what)
         if m and 1 <= int(m.group(1)) <= t.rounds_planned and t.players:
             return HTMLResponse(score_sheets_html(t, int(m.group(1))))
         return refused(request, 404, "No such export",
-                       "The exports are standings.csv, games.csv, table-cards.html and "
+                       "The exports are standings.csv, games.csv, standings.html, "
+                       "table-cards.html, nametags.html, find-your-seat.html and "
                        "score-sheets-round-N.html for a planned round (with players "
                        "registered).", _url(f"/desk/{tid}", key=key))
 
@@ -676,25 +719,25 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
         t = stored.tournament
         cur = t.current()
         sheet = sheet_view(t, cur, table) if cur is not None else None
-        can_enter = (cur is not None and not cur.locked
+        can_enter = (cur is not None and not cur.locked and t.plays(cur.number, table)
                      and len(cur.sheets.get(table, [])) < GAMES_PER_ROUND)
         return page(request, "desk/table.html", status=status, t=t, tid=stored.id, key=key,
                     table=table, sheet=sheet, info=round_info(t, store.clock()),
                     can_enter=can_enter, f=f or Prefill({"end": ["mahjongg"]}),
                     errors=errors or [], done=done, seen=table_seen(t, table),
                     next_game=len(cur.sheets.get(table, [])) + 1 if cur else 1,
+                    plays=t.plays(cur.number, table) if cur else True,
                     seats=sheet["seats"] if sheet else [], **_form_choices(t))
 
     async def opened_table(request: Request, tid: str, key: str | None,
                            table: int) -> Stored | HTMLResponse:
-        stored = await opened(request, tid, key, ("director", "table"))
-        if isinstance(stored, HTMLResponse):
-            return stored
-        try:
-            stored.tournament.check_table(table)
-        except DeskError as err:
-            return refused(request, 404, "No such table", err.message)
-        return stored
+        stored = await store.load(tid)
+        if stored is not None:
+            try:
+                stored.tournament.check_table(table)
+            except DeskError as err:
+                return refused(request, 404, "No such table", err.message)
+        return await opened(request, tid, key, ("director", "table"), table)
 
     @app.get("/desk/{tid}/table/{table}", response_class=HTMLResponse)
     async def table_entry(request: Request, tid: str, table: int, key: str | None = None,
@@ -705,10 +748,8 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
         assert key is not None
         return table_page(request, stored, key, table, done=_table_done(stored, table, done))
 
-    def table_check(f: Prefill, table: int) -> Check | None:
-        seen = f.get("seen")
-        if not seen:
-            return None
+    def table_check(f: Prefill, table: int) -> Check:
+        seen = _seen(f)
 
         def check(t: Tournament) -> str | None:
             if table_seen(t, table) == seen:
@@ -729,8 +770,9 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
         who = "director" if stored.role(key) == "director" else f"table {table}"
         lines: list[int] = []
         try:
+            check = table_check(f, table)
             command, lines = make(f, stored.tournament, who)
-            entry = await run(tid, command, table_check(f, table))
+            entry = await run(tid, command, check)
         except TwinRackError as err:
             fresh = await store.load(tid)
             assert fresh is not None
@@ -764,8 +806,33 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
             if not by:
                 raise DeskError("unknown_player", "signed by: choose the name of the player "
                                                   "who confirms the win")
-            return (lambda tt, at: tt.confirm(table, game, by, at)), []
+            code = f.get("code").strip()
+            if not code:
+                raise DeskError("wrong_code", "code: the player who signs types their own "
+                                              "code (on their nametag and the table card)")
+            store.check_code_attempts(tid, table)
+            return (lambda tt, at: _confirm(store, tid, tt, table, game, by, at, code)), []
         return await table_command(request, tid, table, make, "confirmed")
+
+    @app.get("/desk/{tid}/seats", response_class=HTMLResponse)
+    async def seats(request: Request, tid: str,
+                    round_no: Annotated[int | None, Query(alias="round")] = None
+                    ) -> HTMLResponse:
+        stored = await store.load(tid)
+        if stored is None:
+            return refused(request, 404, "No such tournament",
+                           "There is no tournament at this address.", "/desk")
+        t = stored.tournament
+        cur = t.current()
+        default = (len(t.rounds) + 1 if cur is None or (cur.locked and len(t.rounds)
+                                                        < t.rounds_planned) else len(t.rounds))
+        number = round_no if round_no is not None else default
+        if not 1 <= number <= t.rounds_planned:
+            return refused(request, 404, "No such round", f"There is no round {number} "
+                           f"(1-{t.rounds_planned}).", f"/desk/{tid}/seats")
+        return page(request, "desk/seats.html", t=t, tid=tid, round_no=number,
+                    rows=t.find_your_seat(number),
+                    round_numbers=list(range(1, t.rounds_planned + 1)))
 
     # ------------------------------------------------------------------ public standings
 
@@ -792,6 +859,37 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
 
 
 # ---------------------------------------------------------------------- helpers
+
+
+def _confirm(store: DeskStore, tid: str, t: Tournament, table: int, game: int, by: str,
+             at: float, code: str) -> GameEntry:
+    """A confirmation; a wrong code is counted against the table (see
+    :meth:`DeskStore.check_code_attempts`)."""
+    try:
+        return t.confirm(table, game, by, at, code=code)
+    except DeskError as err:
+        if err.code == "wrong_code":
+            store.wrong_code(tid, table)
+        raise
+
+
+def _movement_note(t: Tournament) -> dict[str, Any] | None:
+    """What the movement repeats for this room, and the best alternative, if anything."""
+    if not t.players:
+        return None
+    check = plan_check(t.movement, t.tables, t.rounds_planned)
+    if check.ok:
+        return None
+    better = best_moves(t.seats, t.tables, t.rounds_planned, t.moves or None)
+    alt = (" ".join(f"{k}={v}" for k, v in better.items() if k != "E") + " ("
+           + plan_check(Movement.standard(t.seats, better), t.tables,
+                        t.rounds_planned).summary() + ")") if better else None
+    return {"summary": check.summary(), "better": alt}
+
+
+def _player_rows(t: Tournament) -> list[dict[str, Any]]:
+    return [{"name": p.name, "nametag": p.nametag,
+             "withdrawn": p.withdrawn_from} for p in t.players]
 
 
 def _director_done(stored: Stored, done: str | None) -> str | None:
@@ -822,10 +920,22 @@ def _table_done(stored: Stored, table: int, done: str | None) -> str | None:
         return None
     g = sheet[n - 1]
     if m.group(1) == "confirmed":
-        who = t.name_of(g.confirmed_by) if g.confirmed_by else "nobody"
+        who = t.name_in(cur.number, g.confirmed_by) if g.confirmed_by else "nobody"
         return f"game {n} confirmed by {who}"
-    points = ", ".join(f"{t.name_of(tag)} {_signed(pts)}" for tag, pts in g.points.items())
+    points = ", ".join(f"{t.name_in(cur.number, tag)} {_signed(pts)}"
+                       for tag, pts in g.points.items())
     return f"game {n}: {points}" + (" (after time: no points)" if g.late else "")
+
+
+def _seen(f: Prefill) -> str:
+    """What page a form came from: every form carries it, and a form without it is refused
+    (it could not be checked for being out of date)."""
+    seen = f.get("seen").strip()
+    if not seen:
+        raise DeskError("no_seen", "This form is missing what page it came from (seen), so it "
+                                   "cannot be checked against the sheet as it is now. Nothing "
+                                   "was saved: reload the page and submit again.")
+    return seen
 
 
 def _int_or_none(text: str) -> int | None:
@@ -866,7 +976,11 @@ def _new_tournament(f: Prefill) -> Tournament:
     if revision not in ("2024", "2019"):
         raise DeskError("bad_revision", "revision: 2024 or 2019")
     moves = parse_moves(f.get("moves").replace(",", " ").split())
-    t = Tournament(name, seats, rounds, minutes, revision, moves=moves)
+    max_value = _int_or_none(f.get("max_value", str(DEFAULT_MAX_VALUE)))
+    if max_value is None or not 1 <= max_value <= MAX_VALUE_LIMIT:
+        raise DeskError("bad_max_value", "highest card value: a whole number from 1 to "
+                                         f"{MAX_VALUE_LIMIT}")
+    t = Tournament(name, seats, rounds, minutes, revision, moves=moves, max_value=max_value)
     _ = t.movement  # checks the movement
     return t
 

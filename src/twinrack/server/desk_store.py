@@ -28,7 +28,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm.exc import StaleDataError
 
-from twinrack.desk.tournament import Tournament, atomic
+from twinrack.desk.tournament import Tournament, atomic, new_code
 from twinrack.errors import TwinRackError
 from twinrack.server.desk_models import TournamentRow
 from twinrack.server.hub import Hub, token_hash
@@ -42,16 +42,22 @@ class NoTournament(TwinRackError):
     """No tournament has this id."""
 
 
-def table_key_for(director_key: str) -> str:
-    """The tables' shared entry key, derived from the director's key.
+def table_key_for(director_key: str, table: int) -> str:
+    """One table's score-entry key, derived from the director's key.
 
-    Only hashes of both keys are stored. The director's page (which has the director key
-    in its address) can show the table links again; the table key does not reveal the
-    director key.
+    Every table has its own key: one table's key opens no other table. Only hashes of the
+    keys are stored. The director's page (which has the director key in its address) can
+    show the table links again; a table key reveals neither the director key nor another
+    table's key.
     """
-    mac = hmac.new(director_key.encode(), b"twinrack desk: table entry key",
+    mac = hmac.new(director_key.encode(), f"twinrack desk: entry key of table {table}".encode(),
                    hashlib.sha256).digest()
     return base64.urlsafe_b64encode(mac).decode()[:16]
+
+
+def table_key_hashes(director_key: str, tables: int) -> dict[str, str]:
+    """What is stored of the table keys: table number -> hash of its key."""
+    return {str(n): token_hash(table_key_for(director_key, n)) for n in range(1, tables + 1)}
 
 
 @dataclass(frozen=True)
@@ -60,25 +66,28 @@ class Stored:
     tournament: Tournament
     version: int
     director_key_hash: str
-    table_key_hash: str
+    table_key_hashes: dict[str, str]
 
-    def role(self, key: str | None) -> str | None:
-        """"director", "table" or None for a key given in a link."""
+    def role(self, key: str | None, table: int | None = None) -> str | None:
+        """"director", "table" (the key of that very table) or None for a key in a link."""
         if not key:
             return None
         h = token_hash(key)
         if secrets.compare_digest(h, self.director_key_hash):
             return "director"
-        if secrets.compare_digest(h, self.table_key_hash):
+        stored = self.table_key_hashes.get(str(table)) if table is not None else None
+        if stored and secrets.compare_digest(h, stored):
             return "table"
         return None
+
+    def keys_cover(self, tables: int) -> bool:
+        return all(str(n) in self.table_key_hashes for n in range(1, tables + 1))
 
 
 @dataclass(frozen=True)
 class Created:
     id: str
     director_key: str
-    table_key: str
 
 
 #: a command: the tournament (a trial copy) and the time, returns what the page shows
@@ -87,11 +96,34 @@ Command = Callable[[Tournament, float], Any]
 Check = Callable[[Tournament], str | None]
 
 
+#: wrong confirmation codes allowed at one table within CODE_WINDOW seconds
+CODE_ATTEMPTS = 5
+CODE_WINDOW = 600.0
+
+
 class DeskStore:
     def __init__(self, hub: Hub, clock: Callable[[], float] = time.time) -> None:
         self.hub = hub
         self.clock = clock
         self.locks: dict[str, asyncio.Lock] = {}
+        #: (tournament, table) -> times of wrong confirmation codes (kept in memory: a
+        #: restart forgets them, which only gives a guesser a few more tries)
+        self.wrong_codes: dict[tuple[str, int], list[float]] = {}
+
+    def wrong_code(self, tid: str, table: int) -> None:
+        self.wrong_codes.setdefault((tid, table), []).append(self.clock())
+
+    def check_code_attempts(self, tid: str, table: int) -> None:
+        """Refuse confirmations at a table after too many wrong codes, for a while."""
+        now = self.clock()
+        recent = [x for x in self.wrong_codes.get((tid, table), []) if now - x < CODE_WINDOW]
+        self.wrong_codes[(tid, table)] = recent
+        if len(recent) >= CODE_ATTEMPTS:
+            wait = int(CODE_WINDOW - (now - recent[0])) // 60 + 1
+            raise TwinRackError("too_many_codes", f"{len(recent)} wrong codes at table "
+                                                  f"{table}: confirmations there wait "
+                                                  f"{wait} minute(s); the director can "
+                                                  "correct the game meanwhile")
 
     def _lock(self, tid: str) -> asyncio.Lock:
         lock = self.locks.get(tid)
@@ -103,16 +135,29 @@ class DeskStore:
 
     async def create(self, t: Tournament) -> Created:
         director_key = secrets.token_urlsafe(18)
-        table_key = table_key_for(director_key)
         tid = secrets.token_hex(5)
-        await self.hub._db(self._insert, tid, t, director_key, table_key)
-        return Created(tid, director_key, table_key)
+        await self.hub._db(self._insert, tid, t, director_key)
+        return Created(tid, director_key)
 
-    def _insert(self, tid: str, t: Tournament, director_key: str, table_key: str) -> None:
+    def _insert(self, tid: str, t: Tournament, director_key: str) -> None:
         with self.hub.sessions.begin() as s:
             s.add(TournamentRow(id=tid, name=t.name, doc=t.to_json(),
                                 director_key_hash=token_hash(director_key),
-                                table_key_hash=token_hash(table_key)))
+                                table_key_hashes=table_key_hashes(director_key, t.tables)))
+
+    async def refresh_keys(self, tid: str, director_key: str) -> None:
+        """Store the table keys for every table (a tournament from before per-table keys,
+        or one whose table count changed); only the director's key can derive them."""
+        async with self._lock(tid):
+            await self.hub._db(self._refresh_keys, tid, director_key)
+
+    def _refresh_keys(self, tid: str, director_key: str) -> None:
+        with self.hub.sessions.begin() as s:
+            row = s.get(TournamentRow, tid, with_for_update=True)
+            if row is not None and secrets.compare_digest(token_hash(director_key),
+                                                          row.director_key_hash):
+                tables = Tournament.from_json(row.doc).tables
+                row.table_key_hashes = table_key_hashes(director_key, tables)
 
     async def load(self, tid: str) -> Stored | None:
         return await self.hub._db(self._load, tid)  # type: ignore[no-any-return]
@@ -127,7 +172,7 @@ class DeskStore:
     @staticmethod
     def _stored(row: TournamentRow) -> Stored:
         return Stored(row.id, Tournament.from_json(row.doc), row.version,
-                      row.director_key_hash, row.table_key_hash)
+                      row.director_key_hash, dict(row.table_key_hashes or {}))
 
     async def listing(self, limit: int = 50) -> list[dict[str, Any]]:
         return await self.hub._db(self._listing, limit)  # type: ignore[no-any-return]
@@ -144,17 +189,21 @@ class DeskStore:
 
     # ------------------------------------------------------------------ commands
 
-    async def run(self, tid: str, command: Command, check: Check | None = None) -> Any:
+    async def run(self, tid: str, command: Command, check: Check | None = None,
+                  director_key: str | None = None) -> Any:
         """Run one command all-or-nothing and save it; returns the command's result.
 
         Raises the command's :class:`TwinRackError` (nothing saved), :class:`StaleForm` when
-        ``check`` finds the form out of date, and :class:`NoTournament`.
+        ``check`` finds the form out of date, and :class:`NoTournament`. A director's command
+        (``director_key``) also stores the keys of every table, as the table count may have
+        changed.
         """
         async with self._lock(tid):
             now = self.clock()
-            return await self.hub._db(self._run, tid, command, check, now)
+            return await self.hub._db(self._run, tid, command, check, now, director_key)
 
-    def _run(self, tid: str, command: Command, check: Check | None, now: float) -> Any:
+    def _run(self, tid: str, command: Command, check: Check | None, now: float,
+             director_key: str | None = None) -> Any:
         try:
             with self.hub.sessions.begin() as s:
                 row = s.get(TournamentRow, tid, with_for_update=True)
@@ -163,10 +212,12 @@ class DeskStore:
                 t = Tournament.from_json(row.doc)
                 stale = check(t) if check is not None else None
                 # the command first: when it is refused, its own message says why
-                result = atomic(t, command, now)
+                result = atomic(t, _with_codes(command), now)
                 if stale:
                     raise StaleForm("stale_form", stale)
                 row.doc = t.to_json()
+                if director_key is not None:
+                    row.table_key_hashes = table_key_hashes(director_key, t.tables)
                 row.updated_at = datetime.fromtimestamp(now, UTC)
                 s.flush()  # the version check: fails if another process wrote meanwhile
                 return result
@@ -174,3 +225,13 @@ class DeskStore:
             raise StaleForm("stale_form", "the tournament changed while this was being saved; "
                                           "nothing was saved, please check and try again"
                             ) from None
+
+
+def _with_codes(command: Command) -> Command:
+    """The command, after giving a code to any player of an older tournament without one."""
+    def run(t: Tournament, now: float) -> Any:
+        for p in t.players:
+            if not p.code:
+                p.code = new_code()
+        return command(t, now)
+    return run
