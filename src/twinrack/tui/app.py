@@ -5,10 +5,12 @@ Jonggs and dead marks), the discard pool (the latest discard, then every discard
 by player), the player's racks with a cursor, a status line, a log and, on ``h`` (or from
 the start with ``--hints``), hints; ``g`` puts the cursor on the discard they suggest. At
 the end the score dialog saves the game's record (by itself with ``--record``, else on
-``w``) and says where, so that ``twinrack replay --verify`` can check it. Every key turns into an engine
-action that is looked up in ``legal_actions`` before it is applied; a key whose action is not
-legal changes nothing and the status line says why, in the engine's words (``why_illegal``).
-Bots play their seats by themselves after a short, configurable delay.
+``w``) and says where, so that ``twinrack replay --verify`` can check it.
+
+Every key turns into an engine action that is looked up in ``legal_actions`` before it is
+applied; a key whose action is not legal changes nothing and the status line says why, in
+the engine's words (``why_illegal``). Bots play their seats by themselves after a short,
+configurable delay.
 """
 
 from __future__ import annotations
