@@ -56,6 +56,11 @@ def test_a_port_in_use(capsys: pytest.CaptureFixture[str], started: list[str],
     assert message.startswith(f"--port: cannot listen on 127.0.0.1:{port}: ")
 
 
+def test_an_empty_host(capsys: pytest.CaptureFixture[str], started: list[str]) -> None:
+    assert refused(capsys, started, "--host", " ") == \
+        "--host: no address given (the name is empty)"
+
+
 def test_an_unknown_host(capsys: pytest.CaptureFixture[str], started: list[str],
                          tmp_path: Path) -> None:
     message = refused(capsys, started, "--host", "no-such-host.invalid", "--database-url",

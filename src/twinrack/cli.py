@@ -227,7 +227,8 @@ def card_away(
     top: Annotated[int | None, typer.Option("--top", help="how many to list")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Tiles away from each line, or the best pairs of lines for two racks."""
+    """Tiles away from each line, or the best pairs of lines for two racks with what each
+    rack still needs (exit 1 when a rack's exposures fit no line of the card)."""
     if racks not in (1, 2):
         fail("--racks must be 1 or 2")
     if top is not None and top < 1:

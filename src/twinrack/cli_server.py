@@ -89,6 +89,8 @@ def serve(
         "TWINRACK_DATABASE_URL or a SQLite file twinrack.db here)")] = None,
 ) -> None:
     """Run the web table on http://HOST:PORT/ (SQLite by default)."""
+    if not host.strip():
+        _fail("--host: no address given (the name is empty)")
     if not 1 <= port <= 65535:
         _fail(f"--port must be a port number from 1 to 65535, not {port}")
     if database_url_option is not None:
