@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from twinrack.card.compiled import CompiledCard
 from twinrack.cli import main
+from twinrack.tiles import counts_of, parse_tiles
 
 CARD = """\
 name = "Contract check card"
@@ -138,8 +140,9 @@ def test_match_text_and_exposures(capsys: pytest.CaptureFixture[str], card: str)
 def test_no_match_exits_1(capsys: pytest.CaptureFixture[str], card: str) -> None:
     code, out, _ = run(capsys, "card", "match", "--card", card, "--rack",
                        "F F 4C 4C 4C 4C 5C 5C 5C 5C N N N N", "--exposed", "N N N N", "--json")
-    assert code == 1
-    assert json.loads(out) == {"matches": []}
+    assert code == 1  # N N N N fits only Kongs-2, a concealed line
+    assert json.loads(out) == {"matches": [], "problem":
+                               "the exposure N N N N fits no line of the card"}
     code, out, _ = run(capsys, "card", "match", "--card", card, "--rack",
                        "J F 1B 1B 1B 1B 2B 2B 2B 2B 3C 3C 3C 3C")
     assert code == 1
@@ -211,17 +214,19 @@ def test_two_racks_json(capsys: pytest.CaptureFixture[str], card: str) -> None:
     code, out, _ = run(capsys, "card", "away", "--card", card, "--racks", "2", "--tiles",
                        SHARED, "--json", "--top", "3")
     assert code == 0
-    assert json.loads(out) == {"pairs": [
+    assert [{k: p[k] for k in ("ids", "away", "value")} for p in json.loads(out)["pairs"]] == [
         {"ids": ["Pairs-1", "Kongs-1"], "away": 1, "value": 75},
         {"ids": ["Pairs-1", "Kongs-2"], "away": 5, "value": 80},
-        {"ids": ["Kongs-1", "Kongs-2"], "away": 8, "value": 55}]}
+        {"ids": ["Kongs-1", "Kongs-2"], "away": 8, "value": 55}]
     concealed = SHARED.replace("1B 1B 1B 1B ", "")
     code, out, _ = run(capsys, "card", "away", "--card", card, "--racks", "2", "--tiles",
                        concealed, "--exposed2", "1B 1B 1B 1B", "--json", "--top", "2")
     assert code == 0
-    assert json.loads(out) == {"pairs": [
-        {"ids": ["Pairs-1", "Kongs-1"], "away": 1, "value": 75},
-        {"ids": ["Kongs-2", "Kongs-1"], "away": 8, "value": 55}]}
+    assert [{k: p[k] for k in ("ids", "away", "value", "needs")}
+            for p in json.loads(out)["pairs"]] == [
+        {"ids": ["Pairs-1", "Kongs-1"], "away": 1, "value": 75, "needs": [["3D"], []]},
+        {"ids": ["Kongs-2", "Kongs-1"], "away": 8, "value": 55,
+         "needs": [["1D", "1D", "2D", "2D", "N", "N"], ["F", "F"]]}]
 
 
 def test_two_racks_text(capsys: pytest.CaptureFixture[str], card: str) -> None:
@@ -283,3 +288,137 @@ def test_the_installed_command(card: str, tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=120, check=False)
     assert (done.returncode, done.stdout) == (2, "")
     assert done.stderr == f"twinrack: cannot read card {missing}: No such file or directory\n"
+
+
+# ---------------------------------------------------------------------------- exposures
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["match", "--rack", "N N E E W W S S 1D 1D 2D 2D 3D 3D", "--exposed", "N N"],
+     "--exposed 'N N': an exposure is a group of 3 or more tiles (pung, kong, quint, "
+     "sextet), this one has 2"),
+    (["match", "--rack", "N N E E W W S S 1D 1D 2D 2D 3D 3D", "--exposed", "3D"],
+     "--exposed '3D': an exposure is a group of 3 or more tiles (pung, kong, quint, "
+     "sextet), this one has 1"),
+    (["away", "--tiles", "F F 1B", "--exposed", "2B 2B"],
+     "--exposed '2B 2B': an exposure is a group of 3 or more tiles (pung, kong, quint, "
+     "sextet), this one has 2"),
+    (["away", "--racks", "2", "--tiles", SHARED, "--exposed2", "N N"],
+     "--exposed2 'N N': an exposure is a group of 3 or more tiles (pung, kong, quint, "
+     "sextet), this one has 2"),
+])
+def test_exposures_of_fewer_than_3_tiles_are_refused(capsys: pytest.CaptureFixture[str],
+                                                     card: str, args: list[str],
+                                                     message: str) -> None:
+    code, out, err = run(capsys, "card", *args, "--card", card)
+    assert (code, out, err) == (2, "", f"twinrack: {message}\n")
+
+
+def test_match_says_when_an_exposure_fits_no_line(capsys: pytest.CaptureFixture[str],
+                                                  card: str) -> None:
+    rack = "F F 1B 1B 1B 1B 2B 2B 2B 2B 5D 5D 5D 5D"
+    code, out, err = run(capsys, "card", "match", "--card", card, "--rack", rack,
+                         "--exposed", "5D 5D 5D 5D")
+    assert (code, err) == (1, "")
+    assert out == ("No line of the card matches this rack: the exposure 5D 5D 5D 5D fits "
+                   "no line of the card.\n")
+    code, out, _ = run(capsys, "card", "match", "--card", card, "--rack", rack,
+                       "--exposed", "5D 5D 5D 5D", "--json")
+    assert code == 1
+    assert json.loads(out) == {"matches": [], "problem":
+                               "the exposure 5D 5D 5D 5D fits no line of the card"}
+    # each fits a line alone (1111a in Bams, or in Dots), not both on one rack
+    code, out, _ = run(capsys, "card", "match", "--card", card, "--rack",
+                       "F F 1B 1B 1B 1B 1D 1D 1D 1D 3C 3C 3C 3C", "--exposed", "1B 1B 1B 1B",
+                       "--exposed", "1D 1D 1D 1D")
+    assert code == 1
+    assert out == ("No line of the card matches this rack: the exposures 1B 1B 1B 1B and "
+                   "1D 1D 1D 1D fit no line of the card together.\n")
+
+
+def test_away_says_when_an_exposure_fits_no_line(capsys: pytest.CaptureFixture[str],
+                                                 card: str) -> None:
+    # N N N N fits only Kongs-2, a concealed line: no exposure may go there
+    code, out, err = run(capsys, "card", "away", "--card", card, "--tiles", "F F 1B",
+                         "--exposed", "N N N N")
+    assert (code, err) == (1, "")
+    assert out == ("No line of the card can be made on this rack: the exposure N N N N fits "
+                   "no line of the card (the rack is dead).\n")
+    code, out, _ = run(capsys, "card", "away", "--card", card, "--tiles", "F F 1B",
+                       "--exposed", "N N N N", "--json")
+    assert code == 1
+    assert json.loads(out) == {"hands": [], "problem":
+                               "the exposure N N N N fits no line of the card"}
+    concealed = SHARED.replace("3C 3C 3C 3C ", "")
+    code, out, _ = run(capsys, "card", "away", "--card", card, "--racks", "2", "--tiles",
+                       concealed, "--exposed2", "5D 5D 5D 5D", "--json")
+    assert code == 1
+    assert json.loads(out) == {"pairs": [], "problem":
+                               "rack 2: the exposure 5D 5D 5D 5D fits no line of the card"}
+    code, out, _ = run(capsys, "card", "away", "--card", card, "--racks", "2", "--tiles",
+                       concealed, "--exposed2", "5D 5D 5D 5D")
+    assert code == 1
+    assert out == ("No pair of lines can be made: rack 2: the exposure 5D 5D 5D 5D fits no "
+                   "line of the card (the rack is dead).\n")
+
+
+# ---------------------------------------------------------------------------- two racks: needs
+
+
+def test_two_racks_say_what_each_rack_still_needs(capsys: pytest.CaptureFixture[str],
+                                                  card: str) -> None:
+    code, out, _ = run(capsys, "card", "away", "--card", card, "--racks", "2", "--tiles",
+                       SHARED, "--json", "--top", "3")
+    assert code == 0
+    pairs = json.loads(out)["pairs"]
+    assert [(p["ids"], p["away"], p["value"], p["needs"]) for p in pairs] == [
+        (["Pairs-1", "Kongs-1"], 1, 75, [["3D"], []]),
+        (["Pairs-1", "Kongs-2"], 5, 80, [["3D"], ["N", "N", "N", "N"]]),
+        (["Kongs-1", "Kongs-2"], 8, 55, [[], ["1D", "1D", "2D", "2D", "N", "N", "F", "F"]])]
+    assert pairs[0]["ways"] == ["1D 1D  2D 2D  3D 3D  N N  E E  W W  S S",
+                                "1B 1B 1B 1B  2B 2B 2B 2B  3C 3C 3C 3C  F F"]
+    code, out, _ = run(capsys, "card", "away", "--card", card, "--racks", "2", "--tiles",
+                       SHARED, "--top", "2")
+    assert code == 0
+    assert out.splitlines()[1:] == [
+        " 1. Pairs-1 + Kongs-1: 1 away, 75 points",
+        "    rack 1  Pairs-1  needs 3D       1D 1D  2D 2D  3D 3D  N N  E E  W W  S S",
+        "    rack 2  Kongs-1  needs nothing  1B 1B 1B 1B  2B 2B 2B 2B  3C 3C 3C 3C  F F",
+        " 2. Pairs-1 + Kongs-2: 5 away, 80 points",
+        "    rack 1  Pairs-1  needs 3D       1D 1D  2D 2D  3D 3D  N N  E E  W W  S S",
+        "    rack 2  Kongs-2  needs N N N N  1B 1B 1B 1B  2B 2B 2B 2B  N N N N  F F"]
+
+
+def test_the_tiles_a_pair_needs_add_up_to_its_tiles_away() -> None:
+    """Jokers may go to either rack and a tile held once can serve only one: the split
+    of the shared holding must still reach the pair's exact tiles away."""
+    import random
+
+    import numpy as np
+
+    from twinrack.card import practice_card
+    from twinrack.cli import pair_needs
+    from twinrack.tiles import NUM_KINDS, tile_set
+
+    cc = CompiledCard(practice_card())
+    wall = tile_set("siamese", 2).wall()
+    rng = random.Random(12)
+    for _ in range(25):
+        held = rng.sample(list(wall), 27)
+        counts = np.bincount(held, minlength=NUM_KINDS)
+        for plan in cc.best_pairs(counts, top=5):
+            one, two = pair_needs(cc, counts, plan)
+            assert len(one) + len(two) == plan.away
+    # two 1Bs held: the pung of 1B takes the Jokers, the pair of 1B the natural tiles
+    from twinrack.card import parse_card
+
+    small = parse_card('name = "t"\n[[hand]]\nsection = "A"\npattern = "111a 2222a 3333a 555a"\n'
+                       'value = 25\n[[hand]]\nsection = "B"\npattern = "11a 66a 77a 88a 99a NN'
+                       ' SS"\nvalue = 25\n')
+    cc = CompiledCard(small)
+    tiles = parse_tiles("1B 1B J J J 2B 2B 2B 2B 3B 3B 3B 3B 5B 5B 5B "
+                        "6B 6B 7B 7B 8B 8B 9B 9B N N S S")
+    counts = counts_of(tiles)
+    plan = cc.best_pairs(counts, top=1)[0]
+    assert (plan.hands[0].id, plan.hands[1].id, plan.away) == ("A-1", "B-1", 0)
+    assert pair_needs(cc, counts, plan) == ((), ())

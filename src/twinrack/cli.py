@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from typing import Annotated, Any, NoReturn
 
+import numpy as np
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from twinrack.card import Card, load_card
-from twinrack.card.compiled import CompiledCard
+from twinrack.card.compiled import CompiledCard, PairPlan
 from twinrack.card.exposure import Exposure
 from twinrack.errors import CardError, NotationError, TwinRackError
-from twinrack.tiles import JOKER, counts_of, format_tiles, parse_tiles
+from twinrack.tiles import JOKER, NUM_KINDS, counts_of, format_tiles, parse_tiles
 
 try:  # typer >= 0.20 carries its own copy of click
     from typer._click.exceptions import ClickException as UsageProblem
@@ -59,13 +61,65 @@ def parse_option_tiles(option: str, text: str) -> list[int]:
 
 
 def parse_exposures(option: str, texts: list[str] | None) -> list[Exposure]:
+    """Exposed groups: one kind of tile (Jokers aside), 3 tiles or more."""
     out_list: list[Exposure] = []
     for text in texts or []:
         try:
-            out_list.append(Exposure.parse(text))
+            x = Exposure.parse(text)
         except NotationError as err:
             fail(f"{option} '{text}': {err.message}")
+        if x.size < 3:
+            fail(f"{option} '{text}': an exposure is a group of 3 or more tiles (pung, kong, "
+                 f"quint, sextet), this one has {x.size}")
+        out_list.append(x)
     return out_list
+
+
+def unfit(cc: CompiledCard, exposures: list[Exposure]) -> str | None:
+    """Why no line of the card can hold these exposures on one rack, or None when one can."""
+    if cc.rack_alive(exposures):
+        return None
+    alone = next((x for x in exposures if not cc.rack_alive([x])), None)
+    if alone is not None:
+        return f"the exposure {alone} fits no line of the card"
+    return (f"the exposures {' and '.join(str(x) for x in exposures)} fit no line of the "
+            "card together")
+
+
+def pair_needs(cc: CompiledCard, counts: Any, plan: PairPlan,
+               exposures1: Sequence[Exposure] = (),
+               exposures2: Sequence[Exposure] = ()) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The tiles each rack of a pair of lines still lacks, from one shared holding.
+
+    The holding is split between the two ways so that together they lack exactly the pair's
+    tiles away: of each tile, natural copies go first to the singles and pairs of rack 1,
+    then of rack 2 (only natural tiles can fill them), what is left to the groups of 3 or
+    more of rack 1, then of rack 2; Jokers then fill the groups of 3 or more still short,
+    rack 1 first. Each rack's share then gets the card's own ``needs``.
+    """
+    held = np.asarray(counts, dtype=np.int64)
+    racks = (cc.rack(exposures1), cc.rack(exposures2))
+    ways = [int(cc.hand_start[h.number]) + h.ways.index(w)
+            for h, w in zip(plan.hands, plan.ways, strict=True)]
+    nat = [r.nat[w, :NUM_KINDS].astype(np.int64) for r, w in zip(racks, ways, strict=True)]
+    big = [r.tot[w, :NUM_KINDS].astype(np.int64) - n
+           for r, w, n in zip(racks, ways, nat, strict=True)]
+    left = held.copy()
+    left[JOKER] = 0
+    share = [np.zeros(NUM_KINDS, dtype=np.int64) for _ in racks]
+    for demand in (nat, big):
+        for r in (0, 1):
+            took = np.minimum(left, demand[r])
+            share[r] += took
+            left -= took
+    jokers = int(held[JOKER])
+    for r in (0, 1):
+        in_big = share[r] - np.minimum(share[r], nat[r])
+        share[r][JOKER] = min(jokers, int((big[r] - in_big).sum()))
+        jokers -= int(share[r][JOKER])
+    one, two = (cc.needs(w, s, x) for w, s, x in
+                zip(ways, share, (exposures1, exposures2), strict=True))
+    return one, two
 
 
 # ---------------------------------------------------------------------------- card
@@ -138,12 +192,17 @@ def card_match(
                 fail(f"--exposed '{x}' is not among the tiles of --rack")
             concealed.remove(t)
     c = open_card(card)
-    matches = CompiledCard(c).matches(counts_of(concealed), exposures)
+    cc = CompiledCard(c)
+    problem = unfit(cc, exposures)
+    matches = cc.matches(counts_of(concealed), exposures)
     if as_json:
-        emit_json({"matches": [{"id": m.hand.id, "section": m.hand.section,
-                                "value": m.hand.value, "jokerless": m.jokerless,
-                                "concealed": m.hand.concealed, "closed": m.closed,
-                                "way": str(m.way)} for m in matches]})
+        found: dict[str, Any] = {"matches": [
+            {"id": m.hand.id, "section": m.hand.section, "value": m.hand.value,
+             "jokerless": m.jokerless, "concealed": m.hand.concealed, "closed": m.closed,
+             "way": str(m.way)} for m in matches]}
+        if problem:
+            found["problem"] = problem
+        emit_json(found)
     elif matches:
         for m in matches:
             extra = ", ".join(x for x in (("jokerless" if m.jokerless else ""),
@@ -151,7 +210,7 @@ def card_match(
             out.print(f"Mah Jongg: [bold]{m.hand.id}[/bold] ({m.hand.section}) "
                       f"{m.hand.value} points{'; ' + extra if extra else ''}: {m.way}")
     else:
-        out.print("No line of the card matches this rack.")
+        out.print("No line of the card matches this rack" + (f": {problem}." if problem else "."))
     raise typer.Exit(0 if matches else 1)
 
 
@@ -168,7 +227,8 @@ def card_away(
     top: Annotated[int | None, typer.Option("--top", help="how many to list")] = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """Tiles away from each line, or the best pairs of lines for two racks."""
+    """Tiles away from each line, or the best pairs of lines for two racks with what each
+    rack still needs (exit 1 when a rack's exposures fit no line of the card)."""
     if racks not in (1, 2):
         fail("--racks must be 1 or 2")
     if top is not None and top < 1:
@@ -183,16 +243,30 @@ def card_away(
         fail(f"one rack holds 1 to 14 tiles; --tiles and --exposed give {total}")
     if racks == 2 and total not in (27, 28):
         fail(f"two racks share 27 or 28 tiles; --tiles and the exposures give {total}")
-    c = open_card(card)
-    cc = CompiledCard(c)
-    counts = counts_of(held)
+    cc = CompiledCard(open_card(card))
     if racks == 1:
-        hands = cc.nearest(counts, exp1, top=top)
-        if as_json:
-            emit_json({"hands": [{"id": h.hand.id, "away": h.away,
-                                  "needs": [format_tiles([t]) for t in h.needs],
-                                  "value": h.hand.value} for h in hands]})
-            return
+        away_one(cc, held, exp1, top, as_json)
+    else:
+        away_two(cc, held, exp1, exp2, top, as_json)
+
+
+def away_one(cc: CompiledCard, held: list[int], exposures: list[Exposure], top: int | None,
+             as_json: bool) -> None:
+    """Tiles away from each line for one rack (exit 1 when its exposures fit no line)."""
+    counts = counts_of(held)
+    problem = unfit(cc, exposures)
+    hands = cc.nearest(counts, exposures, top=top)
+    if as_json:
+        found: dict[str, Any] = {"hands": [
+            {"id": h.hand.id, "away": h.away, "needs": [format_tiles([t]) for t in h.needs],
+             "value": h.hand.value} for h in hands]}
+        if problem:
+            found["problem"] = problem
+        emit_json(found)
+    elif problem:
+        out.print(f"No line of the card can be made on this rack: {problem} (the rack is "
+                  "dead).")
+    else:
         table = Table(title=f"Tiles away: {format_tiles(sorted(held))}")
         for col in ("line", "section", "away", "needs", "value", "pattern"):
             table.add_column(col)
@@ -203,19 +277,43 @@ def card_away(
         if int(counts[JOKER]):
             out.print(f"[dim]{int(counts[JOKER])} Joker(s) counted toward groups of 3 or more."
                       "[/dim]")
-        return
+    if problem:
+        raise typer.Exit(1)
+
+
+def away_two(cc: CompiledCard, held: list[int], exp1: list[Exposure], exp2: list[Exposure],
+             top: int | None, as_json: bool) -> None:
+    """The best pairs of lines for two racks sharing the holding, with what each rack of
+    a pair still needs (exit 1 when a rack's exposures fit no line)."""
+    counts = counts_of(held)
+    problem = next((f"rack {r}: {why}" for r, why in
+                    ((1, unfit(cc, exp1)), (2, unfit(cc, exp2))) if why), None)
     pairs = cc.best_pairs(counts, exp1, exp2, top=top or 10)
+    needs = [pair_needs(cc, counts, p, exp1, exp2) for p in pairs]
     if as_json:
-        emit_json({"pairs": [{"ids": [p.hands[0].id, p.hands[1].id], "away": p.away,
-                              "value": p.value} for p in pairs]})
-        return
-    table = Table(title=f"Best pairs for two racks: {format_tiles(sorted(held))}")
-    for col in ("rack 1", "rack 2", "away", "value", "ways"):
-        table.add_column(col)
-    for p in pairs:
-        table.add_row(p.hands[0].id, p.hands[1].id, str(p.away), str(p.value),
-                      f"{p.ways[0]}\n{p.ways[1]}")
-    out.print(table)
+        found: dict[str, Any] = {"pairs": [
+            {"ids": [p.hands[0].id, p.hands[1].id], "away": p.away, "value": p.value,
+             "needs": [[format_tiles([t]) for t in rack] for rack in need],
+             "ways": [str(w) for w in p.ways]} for p, need in zip(pairs, needs, strict=True)]}
+        if problem:
+            found["problem"] = problem
+        emit_json(found)
+    elif problem:
+        out.print(f"No pair of lines can be made: {problem} (the rack is dead).")
+    else:
+        out.print(f"Best pairs for two racks: {format_tiles(sorted(held))}", markup=False)
+        ids = max((len(h.id) for p in pairs for h in p.hands), default=0)
+        wants = [format_tiles(rack) or "nothing" for need in needs for rack in need]
+        width = max((len(w) for w in wants), default=0)
+        for n, (p, need) in enumerate(zip(pairs, needs, strict=True), start=1):
+            out.print(f"{n:>2}. {p.hands[0].id} + {p.hands[1].id}: {p.away} away, "
+                      f"{p.value} points", markup=False)
+            for r in (0, 1):
+                want = format_tiles(need[r]) or "nothing"
+                out.print(f"    rack {r + 1}  {p.hands[r].id:<{ids}}  needs {want:<{width}}"
+                          f"  {p.ways[r]}", markup=False)
+    if problem:
+        raise typer.Exit(1)
 
 
 from twinrack.cli_desk import register as _register_desk  # noqa: E402

@@ -85,6 +85,18 @@ def _summary_table(result: dict[str, Any]) -> Table:
     return table
 
 
+def outcome_line(result: dict[str, Any]) -> str:
+    """How the games came out: decisive or a shared top score; how they ended."""
+    n = result["games"]
+    shared = result["shared_top_score"]
+    ends = result["ends"]
+    others = ", ".join(f"{k} {v}" for k, v in sorted(ends.items()) if k != "wall")
+    return (f"decisive games: {result['decisive']} of {n}; shared top score: {shared} "
+            f"({100 * shared / n:.1f}%); wall spent: {result['wall_spent']} (with no Mah "
+            f"Jongg up: {result['wall_games']}); other ends: {others or 'none'}; "
+            f"Mah Jonggs: {result['mahjonggs']}")
+
+
 # ---------------------------------------------------------------------------- narration
 
 
@@ -99,6 +111,10 @@ def _seat(s: int | None, players: int) -> str:
 
 
 def _load_record(path: str) -> dict[str, Any]:
+    if not path.strip():
+        _fail("replay: no record file given (the file name is empty)")
+    if Path(path).is_dir():
+        _fail(f"{path} is a folder, not a game record file")
     try:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -145,12 +161,17 @@ def register(app: typer.Typer) -> None:
         With --duplicate, each of the --games deals is played once per rotation of the
         seats (twice with two players). The winner of a game is the seat with the highest
         score; win rates are over decisive games, with a Wilson 95% interval."""
-        names = [b.strip() for b in bots.split(",") if b.strip()]
+        names = [b.strip() for b in bots.split(",")]
+        if not all(names):
+            _fail(f"--bots: empty bot name in '{bots}' (one bot per player, comma-separated, "
+                  "like greedy,random)")
         unknown = [b for b in names if b not in BOTS]
         if unknown:
             _fail(f"unknown bot '{unknown[0]}' (known: {', '.join(sorted(BOTS))})")
         if games < 1:
             _fail("--games must be at least 1")
+        if seed < 0:
+            _fail("--seed must not be negative")
         if jobs < 1:
             _fail("--jobs must be at least 1")
         try:
@@ -180,12 +201,9 @@ def register(app: typer.Typer) -> None:
         if as_json:
             sys.stdout.write(json.dumps(result) + "\n")
             return
-        out = Console(highlight=False)
+        out = Console(highlight=False, soft_wrap=True)
         out.print(_summary_table(result))
-        n = result["games"]
-        out.print(f"decisive games: {result['decisive']} of {n}; wall games: "
-                  f"{result['wall_games']} ({100 * result['wall_game_rate']:.1f}%); "
-                  f"ends: {result['ends']}; Mah Jonggs: {result['mahjonggs']}")
+        out.print(outcome_line(result))
         out.print(f"{result['games_per_second']} games/s with {jobs} "
                   f"{'process' if jobs == 1 else 'processes'} ({result['seconds']} s)")
 

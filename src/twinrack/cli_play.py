@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
@@ -41,6 +42,20 @@ def play_rules(variant: str, players: int | None, revision: str) -> RuleSet:
         _fail(err.message)
 
 
+def record_folder(text: str) -> Path:
+    """The folder for game records, made now if need be (one clear line when it cannot)."""
+    if not text.strip():
+        _fail("--record: no folder given (the name is empty)")
+    folder = Path(text)
+    if folder.exists() and not folder.is_dir():
+        _fail(f"--record: {text} is a file, not a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        _fail(f"--record: cannot create {text}: {err.strerror or err}")
+    return folder
+
+
 def register(app: typer.Typer) -> None:
     """Add ``play`` to the ``twinrack`` command."""
 
@@ -67,6 +82,12 @@ def register(app: typer.Typer) -> None:
         always_ask: Annotated[bool, typer.Option(
             "--always-ask", help="prompt on every discard, even one you cannot claim")]
         = False,
+        hints: Annotated[bool, typer.Option(
+            "--hints", help="show the hints panel from the start (h shows or hides it)")]
+        = False,
+        record: Annotated[str | None, typer.Option(
+            "--record", help="save each game's record into this folder when it ends")]
+        = None,
     ) -> None:
         """Play a game against bots, full screen (keys: ? for help)."""
         from twinrack.tui.table import default_bot
@@ -84,9 +105,11 @@ def register(app: typer.Typer) -> None:
             _fail("--call-time must not be negative")
         rules = play_rules(variant, players, revision)
         the_card = _card(card)
+        folder = record_folder(record) if record is not None else None
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             _fail("play needs a terminal (run it in a terminal window, not through a pipe)")
         from twinrack.tui.app import PlayApp
 
         PlayApp(rules, seed=seed, card=the_card, bot=level, delay=delay, call_time=call_time,
-                auto_pass=not always_ask).run()
+                auto_pass=not always_ask, hints=hints, record_dir=folder,
+                card_path=card).run()

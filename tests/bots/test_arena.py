@@ -86,9 +86,66 @@ def test_simulate_summary_table(capsys: pytest.CaptureFixture[str]) -> None:
     code = main(["simulate", "--bots", "random,random", "--games", "2", "--seed", "4"])
     assert code == 0
     text = capsys.readouterr().out
-    for word in ("win rate", "95% CI", "p50 ms", "p99 ms", "decisive games", "wall games",
-                 "games/s"):
+    for word in ("win rate", "95% CI", "p50 ms", "p99 ms", "decisive games", "games/s"):
         assert word in text
+
+
+def test_shared_top_scores_and_spent_walls_are_told_apart(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A game whose top score is shared is not decisive; a spent wall is how a game ended
+    (with or without a Mah Jongg already up): two different counts, two different names."""
+    args = ["simulate", "--bots", "greedy,greedy", "--games", "8", "--seed", "2"]
+    assert main([*args, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["shared_top_score"] == out["games"] - out["decisive"]
+    assert out["wall_spent"] == out["ends"].get("wall", 0)
+    assert out["wall_games"] <= out["wall_spent"]  # kept: wall spent, no Mah Jongg up
+    assert "wall_game_rate" not in out
+    # this run tells them apart: 1 shared top score, 3 spent walls, none without a Mah Jongg
+    assert (out["shared_top_score"], out["wall_spent"], out["wall_games"]) == (1, 3, 0)
+    assert main(args) == 0
+    text = capsys.readouterr().out
+    assert "wall games" not in text
+    n = out["games"]
+    assert (f"decisive games: {out['decisive']} of {n}; shared top score: "
+            f"{out['shared_top_score']} ({100 * out['shared_top_score'] / n:.1f}%)") in text
+    assert (f"wall spent: {out['wall_spent']} (with no Mah Jongg up: {out['wall_games']})"
+            in text)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--seed", "-1"], "--seed must not be negative"),
+    (["--bots", "greedy,,random"],
+     "--bots: empty bot name in 'greedy,,random' (one bot per player, comma-separated, "
+     "like greedy,random)"),
+    (["--bots", ","],
+     "--bots: empty bot name in ',' (one bot per player, comma-separated, like "
+     "greedy,random)"),
+    (["--bots", "greedy,nobody"], "unknown bot 'nobody' (known: expert, greedy, random)"),
+    (["--games", "0"], "--games must be at least 1"),
+])
+def test_simulate_refuses_bad_options(capsys: pytest.CaptureFixture[str], args: list[str],
+                                      message: str) -> None:
+    assert main(["simulate", "--games", "1", *args]) == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", f"twinrack: {message}\n")
+
+
+@pytest.mark.parametrize(("path", "message"), [
+    ("", "replay: no record file given (the file name is empty)"),
+    ("   ", "replay: no record file given (the file name is empty)"),
+])
+def test_replay_of_an_empty_name(capsys: pytest.CaptureFixture[str], path: str,
+                                 message: str) -> None:
+    assert main(["replay", path]) == 2
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == ("", f"twinrack: {message}\n")
+
+
+def test_replay_of_a_folder(capsys: pytest.CaptureFixture[str], tmp_path: Any) -> None:
+    assert main(["replay", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == f"twinrack: {tmp_path} is a folder, not a game record file\n"
 
 
 def test_simulate_rejects_bad_jobs(capsys: pytest.CaptureFixture[str]) -> None:

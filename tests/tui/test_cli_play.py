@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from twinrack.cli import main
@@ -17,6 +19,7 @@ from twinrack.cli import main
     (["--seed", "-1"], "--seed must not be negative"),
     (["--delay", "-1"], "--delay must not be negative"),
     (["--card", "/no/such/card.toml"], "--card:"),
+    (["--record", ""], "--record: no folder given (the name is empty)"),
 ])
 def test_bad_options_give_one_line_and_exit_2(args: list[str], words: str,
                                               capsys: pytest.CaptureFixture[str]) -> None:
@@ -34,5 +37,23 @@ def test_play_needs_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
 def test_play_is_listed_with_its_options(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--help"]) == 0
     out = capsys.readouterr().out
-    for option in ("--variant", "--players", "--bot", "--seed", "--revision", "--card"):
+    for option in ("--variant", "--players", "--bot", "--seed", "--revision", "--card",
+                   "--hints", "--record"):
         assert option in out
+
+
+def test_a_record_folder_that_is_a_file(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("x", encoding="utf-8")
+    assert main(["play", "--record", str(blocked)]) == 2
+    assert capsys.readouterr().err == \
+        f"twinrack: --record: {blocked} is a file, not a folder\n"
+
+
+def test_a_record_folder_is_made_before_the_game(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path) -> None:
+    folder = tmp_path / "games" / "mine"
+    assert main(["play", "--seed", "3", "--record", str(folder)]) == 2  # no terminal here
+    assert "needs a terminal" in capsys.readouterr().err
+    assert folder.is_dir()

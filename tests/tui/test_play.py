@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from tests.engine.helpers import R, rig
+from twinrack.cli import main
 from twinrack.engine import Action, Claim, Discard, Pass, RuleSet, View, score, why_illegal
 from twinrack.engine.events import (
     Discarded,
@@ -82,6 +84,25 @@ def rigged_app(hands: Sequence[str], picks: str, script: Sequence[str],
     return PlayApp(state=game, seed=7, delay=0, bots={1: ScriptBot(*script)}, **options)
 
 
+async def play_to_the_end(pilot: Any, app: PlayApp) -> None:
+    """Pass on every discard and claim, discard the tile under the cursor, until the end."""
+    table = app.board.table
+    for _ in range(1000):
+        if table.over:
+            break
+        screen = app.screen
+        if isinstance(screen, ChoiceScreen):
+            await pilot.press("enter")
+        elif isinstance(screen, ConfirmScreen):
+            await pilot.press("y")
+        elif table.in_window() or table.declaring():
+            await pilot.press("p")
+        else:
+            await pilot.press("d")
+    await pilot.pause()
+    assert table.over
+
+
 # ---------------------------------------------------------------------------- a whole game
 
 
@@ -122,20 +143,7 @@ async def test_a_whole_game_by_keys_ends_on_the_engine_score() -> None:
         after = [len(r) for r in board.arrangement.racks]
         assert after[rack] == before[rack] - 1 and sum(after) == sum(before)
         # then: pass on every discard, discard the tile under the cursor
-        for _ in range(1000):
-            if table.over:
-                break
-            screen = app.screen
-            if isinstance(screen, ChoiceScreen):
-                await pilot.press("enter")
-            elif isinstance(screen, ConfirmScreen):
-                await pilot.press("y")
-            elif table.in_window() or table.declaring():
-                await pilot.press("p")
-            else:
-                await pilot.press("d")
-        await pilot.pause()
-        assert table.over
+        await play_to_the_end(pilot, app)
         assert isinstance(app.screen, ScoreScreen)
         sc = score(table.state)
         text = shown(app, "#score")
@@ -302,3 +310,104 @@ async def test_new_game_and_quit_ask_first_during_a_game() -> None:
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("y")
     assert app.return_code == 0
+
+
+# ---------------------------------------------------------------------------- records
+
+
+async def test_a_game_played_with_record_is_saved_and_verifies(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    app = PlayApp(RuleSet(declared_hands=False), seed=6, bot="random", delay=0,
+                  record_dir=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_the_end(pilot, app)
+        assert isinstance(app.screen, ScoreScreen)
+        saved = tmp_path / "twinrack-siamese-6.json"
+        assert saved.exists()
+        assert f"Record saved to {saved}" in shown(app, "#score")
+        assert f"twinrack replay --verify {saved}" in shown(app, "#score")
+    assert main(["replay", str(saved), "--verify"]) == 0
+    assert "verified" in capsys.readouterr().out
+
+
+async def test_the_end_dialog_saves_the_record_on_w(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    app = PlayApp(RuleSet(declared_hands=False), seed=6, bot="random", delay=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_the_end(pilot, app)
+        assert isinstance(app.screen, ScoreScreen)
+        assert "w save the record" in shown(app, "#score")
+        assert not list(tmp_path.iterdir())  # nothing saved unasked
+        await pilot.press("w")
+        saved = tmp_path / "twinrack-siamese-6.json"
+        assert saved.exists()
+        assert f"Record saved to {saved}" in shown(app, "#score")
+        await pilot.press("w")  # once is enough: the same file, not a second one
+        assert list(tmp_path.iterdir()) == [saved]
+    assert main(["replay", str(saved), "--verify"]) == 0
+    capsys.readouterr()
+
+
+async def test_a_record_that_cannot_be_written_is_said_and_the_game_goes_on(
+        tmp_path: Path) -> None:
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder", encoding="utf-8")
+    app = PlayApp(RuleSet(declared_hands=False), seed=6, bot="random", delay=0,
+                  record_dir=blocked)
+    async with app.run_test(size=SIZE) as pilot:
+        await play_to_the_end(pilot, app)
+        assert isinstance(app.screen, ScoreScreen)
+        assert "Could not save the record" in shown(app, "#score")
+
+
+# ---------------------------------------------------------------------------- hints
+
+
+async def test_hints_can_start_on() -> None:
+    app = PlayApp(RuleSet(declared_hands=False), seed=5, bot="random", delay=0, hints=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.board.query_one("#hints").display
+        text = shown(app, "#hints")
+        assert "Rack 1" in text and " unseen" in text
+        await pilot.press("h")
+        assert not app.board.query_one("#hints").display
+
+
+async def test_g_puts_the_cursor_on_the_suggested_discard(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    class FakeHints:
+        def to_dict(self) -> dict[str, Any]:
+            return {"racks": [], "plans": [],
+                    "discard": {"tile": "W", "reason": "W is in none of your lines"}}
+
+    monkeypatch.setattr("twinrack.tui.app.load_hints", lambda: lambda v, card, top=3:
+                        FakeHints())
+    app = rigged_app(["6C 6C J W", "6C"], "N", [])
+    async with app.run_test(size=SIZE) as pilot:
+        board = app.board
+        assert board.arrangement.tile == INDEX["N"]  # on the picked tile
+        await pilot.press("g")
+        assert board.arrangement.tile == INDEX["W"]
+        assert "Suggested discard: W (W is in none of your lines): d discards it" \
+            in status(app)
+        await pilot.press("d")
+        mine = [e for e in events_of(app, Discarded) if e.seat == 0]
+        assert mine == [Discarded(0, INDEX["W"])]
+
+
+async def test_g_says_when_there_is_no_suggestion(monkeypatch: pytest.MonkeyPatch) -> None:
+    class FakeHints:
+        def to_dict(self) -> dict[str, Any]:
+            return {"racks": [], "plans": [], "discard": None}
+
+    monkeypatch.setattr("twinrack.tui.app.load_hints", lambda: lambda v, card, top=3:
+                        FakeHints())
+    app = rigged_app(["6C 6C J W", "6C"], "N", [])
+    async with app.run_test(size=SIZE) as pilot:
+        before = (app.board.arrangement.rack, app.board.arrangement.index)
+        await pilot.press("g")
+        assert (app.board.arrangement.rack, app.board.arrangement.index) == before
+        assert "No discard to suggest now." in status(app)

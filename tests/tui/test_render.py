@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from twinrack.card.exposure import Exposure
 from twinrack.engine import Discard, Expose, MahJongg, RuleSet, new_game, score, view
 from twinrack.engine.events import (
@@ -72,7 +74,24 @@ def test_the_latest_discard_is_marked() -> None:
     discard = next(a for a in legal_actions(game, 0) if isinstance(a, Discard))
     apply(game, discard)
     text = render.discards_text(view(game, 0), NAMES).plain
-    assert text.endswith(f">{render.tile_text(discard.tile).plain}< by You")
+    assert text.splitlines()[0] == \
+        f"Discards (1), latest >{render.tile_text(discard.tile).plain}< by You"
+
+
+def test_the_discard_pool_is_grouped_by_tile_and_by_player() -> None:
+    pool = SimpleNamespace(discards=[(0, INDEX[t]) if i % 2 == 0 else (1, INDEX[t])
+                                     for i, t in enumerate(
+                                         ["N", "5B", "1B", "F", "5B", "5B", "N", "1B", "3C"])])
+    assert render.discards_text(pool, NAMES).plain.splitlines() == [  # type: ignore[arg-type]
+        "Discards (9), latest >3C< by You",
+        "By tile:   1B x2 · 5B x3 · 3C · N x2 · F",
+        "By player: You N 1B 5B N 3C · Bot 5B F 5B 1B"]
+    three = SimpleNamespace(discards=[(2, INDEX["R"]), (0, INDEX["R"])])
+    names = ["You", "Bot 1", "Bot 2"]
+    assert render.discards_text(three, names).plain.splitlines() == [  # type: ignore[arg-type]
+        "Discards (2), latest >R< by You",
+        "By tile:   R x2",
+        "By player: You R · Bot 1 none · Bot 2 R"]
 
 
 def test_narration_speaks_to_the_player() -> None:
@@ -126,13 +145,14 @@ def test_score_text_is_itemized_with_the_engine_totals() -> None:
 
 
 def test_hints_panel_reads_the_hints_dictionary() -> None:
-    h = {"racks": [{"rack": 1, "lines": [{"id": "2468-3", "section": "2468", "away": 2,
-                                          "needs": [{"tile": "8C", "unseen": 3}],
+    h = {"racks": [{"rack": 1, "lines": [{"id": "2468-3", "section": "2468", "away": 3,
+                                          "needs": [{"tile": "8C", "count": 1, "unseen": 3},
+                                                    {"tile": "S", "count": 2, "unseen": 0}],
                                           "value": 25, "concealed": False}]}],
          "discard": {"tile": "N", "reason": "no line needs it"}, "plans": []}
     text = render.hints_text(h).plain
-    assert "2468-3 2 away · 25 pts" in text
-    assert "needs 8C(3)" in text
+    assert "2468-3 3 away · 25 pts" in text
+    assert "needs 8C x1, 3 unseen; S x2, 0 unseen" in text
     assert "Discard: N  no line needs it" in text
     assert "not installed" in render.hints_text(None, "not installed").plain
 

@@ -8,8 +8,11 @@ seats (twice with two players), so that every bot sits behind every hand once an
 of the deal cancels.
 
 A game's winner is the seat with the highest score of that game; a game whose top score is
-shared (a wall game, say) is not decisive. Win rates are over decisive games, with a Wilson
-95% interval. Decision latency is measured around each ``choose`` call.
+shared is not decisive (``shared_top_score`` counts them). Win rates are over decisive
+games, with a Wilson 95% interval. How games ended is counted apart: ``wall_spent`` is the
+games that ran out of wall (``ends["wall"]``), and ``wall_games`` those of them with no Mah
+Jongg up (the rules' wall game, scored +10 each). Decision latency is measured around each
+``choose`` call.
 """
 
 from __future__ import annotations
@@ -225,9 +228,9 @@ def summarize(setup: Setup, results: Sequence[GameResult], seconds: float,
     return {
         "variant": rules.variant, "players": rules.players, "revision": rules.revision,
         "bots": bots, "games": games, "deals": len({r.deal for r in results}),
-        "duplicate": setup.duplicate, "decisive": decisive, "wall_games": wall_games,
-        "wall_game_rate": round(wall_games / games, 4) if games else 0.0,
-        "ends": ends, "mahjonggs": mahjonggs, "actions": actions,
+        "duplicate": setup.duplicate, "decisive": decisive,
+        "shared_top_score": games - decisive, "wall_spent": ends.get("wall", 0),
+        "wall_games": wall_games, "ends": ends, "mahjonggs": mahjonggs, "actions": actions,
         "seconds": round(seconds, 3),
         "games_per_second": round(games / seconds, 2) if seconds > 0 else 0.0,
         "seed": setup.seed, "jobs": jobs,

@@ -1,11 +1,16 @@
 """``twinrack play``: a full-screen game against bots (Textual).
 
 The screen shows the opponents (how many tiles they conceal, their racks' exposures, Mah
-Jonggs and dead marks), the discard pool with the latest discard marked, the player's racks
-with a cursor, a status line, a log and, on ``h``, hints. Every key turns into an engine
-action that is looked up in ``legal_actions`` before it is applied; a key whose action is not
-legal changes nothing and the status line says why, in the engine's words (``why_illegal``).
-Bots play their seats by themselves after a short, configurable delay.
+Jonggs and dead marks), the discard pool (the latest discard, then every discard by tile and
+by player), the player's racks with a cursor, a status line, a log and, on ``h`` (or from
+the start with ``--hints``), hints; ``g`` puts the cursor on the discard they suggest. At
+the end the score dialog saves the game's record (by itself with ``--record``, else on
+``w``) and says where, so that ``twinrack replay --verify`` can check it.
+
+Every key turns into an engine action that is looked up in ``legal_actions`` before it is
+applied; a key whose action is not legal changes nothing and the status line says why, in
+the engine's words (``why_illegal``). Bots play their seats by themselves after a short,
+configurable delay.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from functools import partial
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -42,6 +48,7 @@ from twinrack.engine import (
     settlement,
 )
 from twinrack.engine.events import Event, Granted, Picked
+from twinrack.tiles import INDEX
 from twinrack.tui import render
 from twinrack.tui.arrangement import Arrangement
 from twinrack.tui.table import Table
@@ -134,21 +141,30 @@ class HelpScreen(ModalScreen[None]):
 
 
 class ScoreScreen(ModalScreen[str | None]):
-    """The itemized score at the end: ``n`` new game, ``q`` quit, Esc back to the table."""
+    """The itemized score at the end: ``n`` new game, ``w`` save the game's record, ``q``
+    quit, Esc back to the table."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "done('new')", "New game"),
+        Binding("w", "save", "Save record"),
         Binding("q", "done('quit')", "Quit"),
         Binding("escape", "done(None)", "Table"),
     ]
 
-    def __init__(self, text: Text) -> None:
+    def __init__(self, text: Text, save: Callable[[], Text] | None = None) -> None:
         super().__init__()
         self.text = text
+        self.save = save
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="dialog"):
             yield Static(self.text, id="score")
+
+    def action_save(self) -> None:
+        """Save the record; the dialog then says where."""
+        if self.save is not None:
+            self.text = self.save()
+            self.query_one("#score", Static).update(self.text)
 
     def action_done(self, what: str | None) -> None:
         self.dismiss(what)
@@ -181,24 +197,30 @@ class Board(Screen[None]):
         Binding("u", "undeclare", "Undeclare", show=False),
         Binding("s", "sort", "Sort"),
         Binding("h", "hints", "Hints"),
+        Binding("g", "suggested", "Suggested discard", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("n", "new_game", "New", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
 
     def __init__(self, table: Table, *, delay: float = 0.4, call_time: float = 0.0,
-                 auto_pass: bool = True) -> None:
+                 auto_pass: bool = True, hints: bool = False,
+                 record_dir: Path | None = None, card_path: str | None = None) -> None:
         super().__init__()
         self.table = table
         self.delay = delay
         self.call_time = call_time
         self.auto_pass = auto_pass
+        self.record_dir = record_dir  # where records go (None: asked for with w, saved here)
+        self.card_path = card_path  # the card file, for the replay command shown at the end
+        self.saved: Path | None = None  # this game's record, once saved
+        self.save_problem = ""
         self.names = table.names()
         hand = table.view().hand or ()
         self.arrangement = Arrangement(hand)
         self.message = Text()
-        self.hints_on = False
-        self.hints_cache: tuple[int, Text] | None = None
+        self.hints_on = hints
+        self.hints_cache: tuple[int, dict[str, Any] | None, str] | None = None
         self.fresh: tuple[int, int] | None = None
         self.seen_turn = -1
         self.prompted: tuple[int, int] | None = None  # (version, turn) a dialog was opened for
@@ -229,7 +251,7 @@ class Board(Screen[None]):
         self.query_one("#discards").border_title = "Discard pool"
         self.query_one("#hand").border_title = "Your racks"
         self.query_one("#log").border_title = "Log"
-        self.query_one("#hints").display = False
+        self.query_one("#hints").display = self.hints_on
         self.start(self.table)
 
     def start(self, table: Table) -> None:
@@ -245,6 +267,8 @@ class Board(Screen[None]):
         self.seen_turn = -1
         self.prompted = None
         self.score_shown = False
+        self.saved = None
+        self.save_problem = ""
         app = self.app
         app.title = "TwinRack"
         app.sub_title = (f"{table.rules.variant.title()} · {table.rules.players} players · "
@@ -494,22 +518,29 @@ class Board(Screen[None]):
             if isinstance(e, Picked | Granted) and getattr(e, "seat", None) == self.table.seat:
                 self.message = Text()
 
-    def _hints_text(self) -> Text:
+    def _hints(self) -> tuple[dict[str, Any] | None, str]:
+        """The hints for the player's view now (once per game version), or why there are
+        none."""
         t = self.table
         v = t.view()
         if self.hints_cache is not None and self.hints_cache[0] == v.version:
-            return self.hints_cache[1]
+            return self.hints_cache[1], self.hints_cache[2]
         fn = load_hints()
+        found: dict[str, Any] | None = None
+        note = ""
         if fn is None:
-            text = render.hints_text(None, "Hints need twinrack.bots.hints, which is not "
-                                           "installed yet.")
+            note = "Hints need twinrack.bots.hints, which is not installed yet."
         else:
             try:
-                text = render.hints_text(fn(v, t.card, top=3).to_dict())
+                found = fn(v, t.card, top=3).to_dict()
             except Exception as err:  # the hints must never take the game down
-                text = render.hints_text(None, f"No hints now: {err}")
-        self.hints_cache = (v.version, text)
-        return text
+                note = f"No hints now: {err}"
+        self.hints_cache = (v.version, found, note)
+        return found, note
+
+    def _hints_text(self) -> Text:
+        found, note = self._hints()
+        return render.hints_text(found, note)
 
     # ------------------------------------------------------------------ choices
 
@@ -683,6 +714,22 @@ class Board(Screen[None]):
         if self.hints_on:
             panel.update(self._hints_text())
 
+    def action_suggested(self) -> None:
+        """Put the cursor on the discard the hints suggest (d then discards it)."""
+        found, note = self._hints()
+        d = (found or {}).get("discard")
+        tile = INDEX.get(str(d.get("tile"))) if d else None
+        if d is None or tile is None:
+            self.say(note or "No discard to suggest now.", style="dim")
+            return
+        if not self.arrangement.go_to(tile):
+            self.say(f"The suggested discard {d['tile']} is not among your concealed tiles.")
+            return
+        self.fresh = None
+        reason = f" ({d['reason']})" if d.get("reason") else ""
+        self.say(f"Suggested discard: {d['tile']}{reason}: d discards it.", style="bold")
+        self.redraw()
+
     def action_help(self) -> None:
         self.app.push_screen(HelpScreen())
 
@@ -718,13 +765,37 @@ class Board(Screen[None]):
         # a settlement says something with 2 players, or with a pot (section 10)
         pays = settlement(st).payouts if t.rules.players == 2 or t.rules.pot else ()
         return render.score_text(t.score(), self.names, st.end_reason, st.winner, pays,
-                                 t.view().seed)
+                                 t.view().seed, record=self.record_words())
+
+    def record_words(self) -> str:
+        """What the end dialog says of the game's record: where it was saved, why it could
+        not be, or that w saves it."""
+        if self.saved is not None:
+            card = f" --card {self.card_path}" if self.card_path else ""
+            return (f"Record saved to {self.saved}: check it with "
+                    f"twinrack replay --verify {self.saved}{card}")
+        if self.save_problem:
+            return f"Could not save the record: {self.save_problem} (w to try again)"
+        return ""
+
+    def save_record(self) -> Text:
+        """Save the ended game's record (once) into the record folder, or the current
+        folder; the end dialog's text, saying where."""
+        if self.saved is None:
+            try:
+                self.saved = self.table.save_record(self.record_dir or Path.cwd())
+                self.save_problem = ""
+            except OSError as err:
+                self.save_problem = f"{self.record_dir or Path.cwd()}: {err.strerror or err}"
+        return self.score_text()
 
     def show_score(self) -> None:
         if self.score_shown:
             return
         self.score_shown = True
         self._stop_timers()
+        if self.record_dir is not None:
+            self.save_record()
         self.say("Game over: n new game · q quit.", style="bold")
 
         def done(what: str | None) -> None:
@@ -734,7 +805,7 @@ class Board(Screen[None]):
             elif what == "quit":
                 self.app.exit()
 
-        self.app.push_screen(ScoreScreen(self.score_text()), done)
+        self.app.push_screen(ScoreScreen(self.score_text(), self.save_record), done)
 
 
 # ---------------------------------------------------------------------------- the app
@@ -766,7 +837,8 @@ class PlayApp(App[None]):
                  card: Card | None = None, bot: str | None = None, delay: float = 0.4,
                  call_time: float = 0.0, auto_pass: bool = True,
                  bots: dict[int, Any] | None = None, stack: Sequence[int] | None = None,
-                 state: GameState | None = None) -> None:
+                 state: GameState | None = None, hints: bool = False,
+                 record_dir: Path | None = None, card_path: str | None = None) -> None:
         super().__init__()
         if state is not None:
             rules, card = state.rules, state.card
@@ -779,7 +851,8 @@ class PlayApp(App[None]):
         self.auto_pass = auto_pass
         self.table = Table(self.rules, seed=self.seed, card=card, bot=bot, bots=bots,
                            stack=stack, state=state)
-        self.board = Board(self.table, delay=delay, call_time=call_time, auto_pass=auto_pass)
+        self.board = Board(self.table, delay=delay, call_time=call_time, auto_pass=auto_pass,
+                           hints=hints, record_dir=record_dir, card_path=card_path)
 
     def get_default_screen(self) -> Screen[Any]:
         return self.board

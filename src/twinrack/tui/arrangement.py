@@ -120,8 +120,9 @@ class Arrangement:
                     self.index = len(self.racks[r]) - 1 if to_end else 0
                 return
 
-    def go_to(self, tile: int, prefer_rack: int | None = None) -> None:
-        """Put the cursor on a copy of ``tile`` (the last one, where new tiles arrive)."""
+    def go_to(self, tile: int, prefer_rack: int | None = None) -> bool:
+        """Put the cursor on a copy of ``tile`` (the last one, where new tiles arrive);
+        False when no rack holds one."""
         racks = list(range(len(self.racks)))
         if prefer_rack is not None and prefer_rack in racks:
             racks.remove(prefer_rack)
@@ -131,7 +132,8 @@ class Arrangement:
             for i in range(len(order) - 1, -1, -1):
                 if order[i] == tile:
                     self.rack, self.index = r, i
-                    return
+                    return True
+        return False
 
     def shift(self, step: int) -> None:
         """Slide the tile under the cursor left or right within its rack (display only)."""

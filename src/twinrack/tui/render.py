@@ -8,6 +8,7 @@ cursor and the latest discard are marked with brackets, so the table reads witho
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
@@ -166,23 +167,38 @@ def opponents_text(v: View, names: Sequence[str]) -> Text:
 
 
 def discards_text(v: View, names: Sequence[str]) -> Text:
-    """The discard pool in order; the latest discard framed ``>5B<`` and reversed."""
+    """The discard pool: the latest discard (framed ``>5B<``), then every discard grouped
+    by tile (``5B x3``, in tile order) and by player (in the order each threw them)."""
     out = Text("Discards ", style="bold")
-    out.append(f"({len(v.discards)})  ", style="dim")
+    out.append(f"({len(v.discards)})", style="dim")
     if not v.discards:
-        out.append("none yet", style="dim")
+        out.append("  none yet", style="dim")
         return out
-    last = len(v.discards) - 1
-    for i, (_, t) in enumerate(v.discards):
-        if i == last:
-            out.append(">", style="bold yellow")
-            out.append_text(tile_text(t, "reverse bold"))
-            out.append("<", style="bold yellow")
-        else:
-            out.append_text(tile_text(t))
-            out.append(" ")
-    seat = v.discards[last][0]
+    seat, last = v.discards[-1]
+    out.append(", latest ", style="dim")
+    out.append(">", style="bold yellow")
+    out.append_text(tile_text(last, "reverse bold"))
+    out.append("<", style="bold yellow")
     out.append(f" by {names[seat]}", style="dim")
+    out.append("\nBy tile:   ", style="bold")
+    counts = Counter(t for _, t in v.discards)
+    for i, t in enumerate(sorted(counts)):
+        if i:
+            out.append(" · ", style="dim")
+        out.append_text(tile_text(t))
+        if counts[t] > 1:
+            out.append(f" x{counts[t]}", style="bold")
+    out.append("\nBy player: ", style="bold")
+    for s in range(len(names)):
+        if s:
+            out.append(" · ", style="dim")
+        out.append(names[s], style="bold" if s == seat else "")
+        thrown = [t for who, t in v.discards if who == s]
+        if thrown:
+            out.append(" ")
+            out.append_text(tiles_text(thrown))
+        else:
+            out.append(" none", style="dim")
     return out
 
 
@@ -276,8 +292,10 @@ def totals_line(totals: Sequence[int], names: Sequence[str]) -> str:
 
 
 def score_text(sc: Score, names: Sequence[str], reason: str | None, winner: int | None,
-               payouts: Sequence[Fraction] = (), seed: str | None = None) -> Text:
-    """The itemized score: one line per reason, then the totals and the settlement."""
+               payouts: Sequence[Fraction] = (), seed: str | None = None,
+               record: str = "") -> Text:
+    """The itemized score: one line per reason, then the totals and the settlement, and
+    ``record``, what became of the game's record (nothing yet: w saves it)."""
     out = Text(f"GAME OVER: {end_words(reason, winner, names)}\n\n", style="bold")
     if not sc.lines:
         out.append("  no points scored\n", style="dim")
@@ -295,7 +313,11 @@ def score_text(sc: Score, names: Sequence[str], reason: str | None, winner: int 
             f"{names[s]} {_points(p)}" for s, p in enumerate(payouts)) + "\n")
     if seed:
         out.append(f"Seed (check the wall against its commitment): {seed}\n", style="dim")
-    out.append("\nn new game · q quit · Esc look at the table", style="italic")
+    if record:
+        out.append(f"\n{record}\n", style="bold")
+    saved = record.startswith("Record saved")
+    out.append("\nn new game" + ("" if saved else " · w save the record") +
+               " · q quit · Esc look at the table", style="italic")
     return out
 
 
@@ -333,14 +355,8 @@ def hints_text(h: dict[str, Any] | None, note: str = "") -> Text:
                 out.append("   needs ")
                 for i, n in enumerate(needs):
                     if i:
-                        out.append(" ")
-                    tile = str(n.get("tile"))
-                    try:
-                        out.append_text(tile_text(CANONICAL.index(tile)))
-                    except ValueError:
-                        out.append(tile)
-                    if n.get("unseen") is not None:
-                        out.append(f"({n.get('unseen')})", style="dim")
+                        out.append("; ", style="dim")
+                    out.append_text(need_text(n))
                 out.append("\n")
     d = h.get("discard")
     if d:
@@ -352,12 +368,27 @@ def hints_text(h: dict[str, Any] | None, note: str = "") -> Text:
             out.append(tile)
         if d.get("reason"):
             out.append(f"  {d.get('reason')}", style="dim")
-        out.append("\n")
+        out.append("  (g selects it)\n", style="dim")
     plans = h.get("plans") or []
     if plans:
         out.append("Plans\n", style="bold")
         for p in plans:
             out.append(f" {_plan(p)}\n")
+    return out
+
+
+def need_text(n: dict[str, Any]) -> Text:
+    """One tile a line needs: ``S x2, 7 unseen`` (copies still needed; copies the player
+    has not seen, in the wall or other hands)."""
+    tile = str(n.get("tile"))
+    try:
+        out = tile_text(CANONICAL.index(tile))
+    except ValueError:
+        out = Text(tile)
+    if n.get("count") is not None:
+        out.append(f" x{n['count']}", style="bold")
+    if n.get("unseen") is not None:
+        out.append(f", {n['unseen']} unseen", style="dim" if n["unseen"] else "bold red")
     return out
 
 
@@ -402,7 +433,11 @@ HELP = """\
 
 [b]Anywhere[/b]
   h          show or hide hints      ?  this help
+  g          put the cursor on the discard the hints suggest
   n          new game                q  quit
+
+[b]At the end[/b]
+  w          save the game's record (twinrack replay --verify checks it)
 
 Exposures that would make a rack dead are marked !! KILLS and ask you to confirm.
 Tiles: 1B-9B Bams (green), 1C-9C Craks (red), 1D-9D Dots (blue), N E W S winds,

@@ -10,9 +10,11 @@ the game and read the events the engine gives back.
 from __future__ import annotations
 
 import inspect
+import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from twinrack.bots import BOTS
@@ -31,6 +33,7 @@ from twinrack.engine import (
     why_illegal,
 )
 from twinrack.engine.events import Event, MahJonggDeclared, RackDead
+from twinrack.engine.record import record_of
 from twinrack.engine.state import DECLARE, TURN, WINDOW
 
 
@@ -175,6 +178,23 @@ class Table:
         mj = next((e for e in events if isinstance(e, MahJonggDeclared)
                    and e.seat == self.seat), None)
         return Preview(kills, mj)  # nothing else: the copy may have gone on to a pick
+
+    def save_record(self, folder: Path) -> Path:
+        """Write the game's record (JSON, ``twinrack replay --verify`` checks it) into
+        ``folder`` as ``twinrack-<variant>-<seed>.json``, numbered when the name is taken;
+        the file written. The seed is in the record only once the game is over."""
+        folder.mkdir(parents=True, exist_ok=True)
+        stem = f"twinrack-{self.rules.variant}-{self.seed}"
+        text = json.dumps(record_of(self.state), indent=1) + "\n"
+        for n in range(1, 1000):
+            path = folder / (f"{stem}.json" if n == 1 else f"{stem}-{n}.json")
+            try:
+                with path.open("x", encoding="utf-8") as f:
+                    f.write(text)
+            except FileExistsError:
+                continue
+            return path
+        raise FileExistsError(f"too many records named {stem} in {folder}")
 
     def hand_value(self, hand_id: str) -> int | None:
         for h in self.card.hands:
