@@ -33,7 +33,8 @@ class ServerProcess:
 
     def start(self, timeout: float = 30.0) -> ServerProcess:
         env = {**os.environ, "TWINRACK_DATABASE_URL": self.database_url,
-               "TWINRACK_PORT": str(self.port), "TWINRACK_BOT_DELAY": "0", **self.env}
+               "TWINRACK_PORT": str(self.port), "TWINRACK_BOT_DELAY": "0",
+               "TWINRACK_RATE_BURST": "0", **self.env}
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen([sys.executable, "-m", "twinrack.server.app"], env=env,
                                      stdout=out, stderr=subprocess.STDOUT)

@@ -68,7 +68,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     port = _free_port()
     env = {**os.environ, "TWINRACK_PORT": str(port),
            "TWINRACK_DATABASE_URL": f"sqlite:///{tmp}/t.db",
-           "TWINRACK_BOT_DELAY": "0.05", "TWINRACK_CALL_SECONDS": "3"}
+           "TWINRACK_BOT_DELAY": "0.05", "TWINRACK_CALL_SECONDS": "3",
+           "TWINRACK_RATE_BURST": "0"}
     log_path = tmp / "server.log"
     with log_path.open("w") as log:
         proc = subprocess.Popen([sys.executable, "-m", "twinrack.server.app"], env=env,

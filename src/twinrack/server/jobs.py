@@ -45,7 +45,12 @@ def card_of(source: str, name: str) -> Card:
 
 
 def warm_up() -> None:
-    """Run once in each new worker: import everything and load the practice card."""
+    """Run once in each new worker: step back in the CPU queue (the process serving the
+    sockets comes first: a busy worker must not delay anyone's ping), then import
+    everything and load the practice card."""
+    import os
+
+    os.nice(10)
     from twinrack.card import practice_card
     from twinrack.engine.state import card_info
 

@@ -1,0 +1,109 @@
+"""PostgreSQL restarted in the middle of a game: the game goes on and loses nothing.
+
+Runs where CI says how to restart the test database (TWINRACK_TEST_PG_RESTART, set by
+.ci/run, for instance ``pg_ctlcluster 15 main restart``), against the real service in a child
+process. Every action is sent until it is acknowledged, with the same msg_id after a
+retryable refusal; at the end every stored action is there once and in order, and the
+record verifies.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import re
+import subprocess
+from typing import Any
+
+import httpx
+import pytest
+from sqlalchemy import create_engine, text
+from websockets.sync.client import connect
+
+from tests.server.conftest import PG_URL, _reset_postgres
+from tests.server.server_process import ServerProcess
+
+RESTART = os.environ.get("TWINRACK_TEST_PG_RESTART")
+
+pytestmark = [pytest.mark.postgres,
+              pytest.mark.skipif(not (PG_URL and RESTART),
+                                 reason="needs TWINRACK_TEST_DATABASE_URL and "
+                                        "TWINRACK_TEST_PG_RESTART (set by .ci/run)")]
+
+
+def recv(ws: Any) -> dict[str, Any]:
+    return dict(json.loads(ws.recv(timeout=60)))
+
+
+def latest_state(ws: Any, state: dict[str, Any], version: int) -> dict[str, Any]:
+    while state["version"] < version or state.get("paused"):
+        m = recv(ws)
+        if m["type"] == "state":
+            state = m
+    return state
+
+
+def act(socks: dict[int, Any], states: dict[int, dict[str, Any]], seat: int, action: str,
+        msg_id: str, refusals: list[str]) -> None:
+    """Send until acknowledged; after a retryable refusal, wait until the table plays on."""
+    ws = socks[seat]
+    while True:
+        ws.send(json.dumps({"type": "action", "version": states[seat]["version"],
+                            "msg_id": msg_id, "action": action}))
+        while True:
+            m = recv(ws)
+            if m["type"] == "state":
+                states[seat] = m
+            elif m.get("msg_id") == msg_id:
+                break
+        if m["type"] == "ack":
+            for s in socks:
+                states[s] = latest_state(socks[s], states[s], m["version"])
+            return
+        assert m.get("retryable") is True, m
+        refusals.append(m["code"])
+        states[seat] = latest_state(ws, {**states[seat], "paused": True}, 0)
+
+
+def test_a_postgresql_restart_mid_game_loses_nothing(tmp_path: Any) -> None:
+    assert PG_URL and RESTART
+    _reset_postgres(PG_URL)
+    server = ServerProcess(PG_URL, log=tmp_path / "server.log").start()
+    try:
+        r = httpx.post(f"{server.base}/tables", data={"name": "Ann", "variant": "siamese",
+                                                      "players": "2", "seat1": "human",
+                                                      "call_seconds": "120"})
+        game_id, t0 = re.search(r'href="/t/(\w+)\?token=([^"]+)"', r.text).groups()
+        t1 = re.search(r'Seat 2: <input class="invite-link" readonly value="[^"]*token='
+                       r'([^"]+)"', r.text).group(1)
+        url = f"ws://127.0.0.1:{server.port}/ws/{game_id}?token="
+        rng = random.Random(12)
+        refusals: list[str] = []
+        with contextlib.ExitStack() as stack:
+            socks = {s: stack.enter_context(connect(url + t)) for s, t in ((0, t0), (1, t1))}
+            states = {s: recv(ws) for s, ws in socks.items()}
+            n = 0
+            restart: subprocess.Popen[bytes] | None = None
+            while states[0]["view"]["phase"] != "over":
+                if n == 15:  # while the game goes on, as fast as it can
+                    restart = subprocess.Popen(RESTART, shell=True)
+                seat = states[0]["view"]["to_act"][0]
+                legal = [x["action"] for x in states[seat]["legal"]
+                         if not x["action"].startswith("move")]
+                act(socks, states, seat, rng.choice(legal), f"p{n}", refusals)
+                n += 1
+            assert restart is not None and restart.wait(timeout=120) == 0
+        engine = create_engine(PG_URL)
+        with engine.connect() as conn:
+            seqs = [row[0] for row in conn.execute(
+                text("SELECT seq FROM actions WHERE game_id = :g ORDER BY seq"), {"g": game_id})]
+        engine.dispose()
+        assert seqs == list(range(n + 1))  # the deal, then each acknowledged action once
+        verdict = httpx.get(f"{server.base}/api/games/{game_id}/verify", timeout=60).json()
+        assert verdict["ok"] is True, verdict
+        assert set(refusals) <= {"storage_unavailable"}
+        print(f"{len(refusals)} refusals while the database restarted")
+    finally:
+        server.stop()
