@@ -7,6 +7,8 @@ import random
 import pytest
 
 from twinrack.bots import BOTS
+from twinrack.bots.greedy import declarations
+from twinrack.bots.seen import seat_of
 from twinrack.card import practice_card
 from twinrack.engine import RuleSet, apply, legal_actions, new_game, score, view
 from twinrack.engine.shuffle import derive_seed
@@ -67,3 +69,18 @@ def test_greedy_never_kills_its_own_racks() -> None:
             apply(game, bots[seat].choose(view(game, seat), legal_actions(game, seat),
                                           rngs[seat]))
         assert all(r.dead is None for p in game.players for r in p.racks)
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_rack_exposed_in_full_is_declared(strict: bool) -> None:
+    """A rack whose 14 tiles are all exposed is a Mah Jongg with no tile to add: greedy
+    declares it, and it is among the expert's choices (which may hold it back for a
+    Double), never an "as arranged" Mah Jongg in error."""
+    from tests.engine.test_rulings import all_exposed_game
+
+    game = all_exposed_game(strict)
+    legal = legal_actions(game, 0)
+    greedy = BOTS["greedy"](practice_card())
+    assert greedy.choose(view(game, 0), legal, random.Random(1)).body() == "mahjongg 1"
+    offered = declarations(legal, seat_of(view(game, 0)))
+    assert [a.body() for a in offered] == ["mahjongg 1"]

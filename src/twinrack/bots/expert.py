@@ -34,6 +34,7 @@ from twinrack.bots.danger import waiting_tiles
 from twinrack.bots.greedy import (
     GreedyBot,
     Racks,
+    declarations,
     left_after,
     minus,
     open_racks,
@@ -276,7 +277,7 @@ class ExpertBot(GreedyBot):
 
     def choose_turn(self, view: View, seat: Seat, legal: Sequence[Action],
                     rng: random.Random) -> Action:
-        mjs = [a for a in legal if isinstance(a, MahJongg) and a.tiles]
+        mjs = declarations(legal, seat)
         if mjs and HOLD and self.may_hold(view, seat, mjs):
             legal = [a for a in legal if not isinstance(a, MahJongg)]
         return super().choose_turn(view, seat, legal, rng)

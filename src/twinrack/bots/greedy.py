@@ -62,6 +62,14 @@ def open_racks(seat: Seat) -> Racks:
                  if not (seat.declared is not None and r == 0))
 
 
+def declarations(legal: Sequence[Action], seat: Seat) -> list[MahJongg]:
+    """The Mah Jonggs offered: with concealed tiles, or on a rack exposed in full. (An
+    empty declaration on any other rack is strict mode's "as arranged", a Mah Jongg in
+    error: never chosen.)"""
+    return [a for a in legal if isinstance(a, MahJongg)
+            and (a.tiles or sum(x.size for x in seat.exposures[a.rack]) == 14)]
+
+
 def left_after(seat: Seat, a: MahJongg) -> list[int]:
     """The free tiles left after a Mah Jongg declaration (a declared hand's Mah Jongg takes
     its 13 fixed tiles and the 14th)."""
@@ -297,7 +305,7 @@ class GreedyBot:
 
     def choose_turn(self, view: View, seat: Seat, legal: Sequence[Action],
                     rng: random.Random) -> Action:
-        mjs = [a for a in legal if isinstance(a, MahJongg) and a.tiles]
+        mjs = declarations(legal, seat)
         if mjs:
             return self.choose_mahjongg(seat, mjs)
         exposes = [a for a in legal if isinstance(a, Expose)]
