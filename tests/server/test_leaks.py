@@ -11,6 +11,7 @@ checks below, or the test fails.
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from typing import Any
@@ -49,7 +50,7 @@ def game_routes(app: Any) -> tuple[list[str], list[str]]:
     """Every GET path and WebSocket path of the app, with ``{game_id}`` and the other
     parameters left in place."""
     gets, sockets = [], []
-    for r in app.routes:
+    for r in flat_routes(app.routes):
         if isinstance(r, Mount):
             assert r.path == "/static", f"a new mount {r.path}: check what it serves"
         elif isinstance(r, APIWebSocketRoute | WebSocketRoute):
@@ -60,6 +61,22 @@ def game_routes(app: Any) -> tuple[list[str], list[str]]:
             assert "{game_id}" not in r.path, \
                 f"{r.methods} {r.path} acts on a game: cover it in this test"
     return gets, sockets
+
+
+def flat_routes(routes: list[Any], prefix: str = "") -> list[Any]:
+    """Every route, with those of included routers (FastAPI keeps an included router as one
+    entry) given their full path."""
+    out = []
+    for r in routes:
+        inner = getattr(r, "original_router", None)
+        if inner is not None:
+            out += flat_routes(inner.routes, prefix + (r.include_context.prefix or ""))
+        else:
+            if prefix:
+                r = copy.copy(r)
+                r.path = prefix + r.path
+            out.append(r)
+    return out
 
 
 def fill(path: str, game_id: str) -> str:

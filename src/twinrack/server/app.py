@@ -19,6 +19,7 @@ from twinrack.bots import BOTS
 from twinrack.card import Card, practice_card
 from twinrack.engine import RuleSet
 from twinrack.errors import CardError, TwinRackError
+from twinrack.server.card_routes import card_routes
 from twinrack.server.config import Settings
 from twinrack.server.desk_routes import register_desk
 from twinrack.server.guard import (
@@ -79,9 +80,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # ------------------------------------------------------------------ lobby
 
     @app.get("/", response_class=HTMLResponse)
-    async def lobby(request: Request) -> HTMLResponse:
-        return page(request, "lobby.html", form={"call_seconds": settings.call_seconds},
-                    errors=[], bot_levels=bot_levels(), live=await hub.live_games())
+    async def lobby(request: Request, card: str | None = None) -> HTMLResponse:
+        form: dict[str, Any] = {"call_seconds": settings.call_seconds}
+        if card:
+            form.update(card_choice="saved", saved_card=card)
+        return page(request, "lobby.html", form=form, errors=[], bot_levels=bot_levels(),
+                    live=await hub.live_games(), my_cards=await hub.cards_of(owner_of(request)))
 
     @app.post("/tables", response_model=None)
     async def create_table(
@@ -93,16 +97,19 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         call_seconds: float = Form(settings.call_seconds),
         card_choice: str = Form("practice"),
         card_file: UploadFile | None = File(None),  # noqa: B008
+        saved_card: str = Form(""),
         seat1: str = Form("greedy"),
         seat2: str = Form("greedy"),
         seat3: str = Form("greedy"),
     ) -> Response:
         form = {"name": name, "variant": variant, "players": players, "revision": revision,
-                "call_seconds": call_seconds, "seat1": seat1, "seat2": seat2, "seat3": seat3}
+                "call_seconds": call_seconds, "seat1": seat1, "seat2": seat2, "seat3": seat3,
+                "card_choice": card_choice, "saved_card": saved_card}
+        my_cards = await hub.cards_of(owner_of(request))
 
         def again(errors: list[str], status: int = 400) -> HTMLResponse:
             return page(request, "lobby.html", status=status, form=form, errors=errors,
-                        bot_levels=bot_levels(), live=[])
+                        bot_levels=bot_levels(), live=[], my_cards=my_cards)
 
         if too_many(request, "tables"):
             return again(["too many new tables from your address in a short time: wait a "
@@ -134,6 +141,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             except JobFailed as err:
                 return again([f"{card_file.filename}: {err.message} (the card is too costly "
                               "to check)"])
+        if card_choice == "saved":
+            saved = await hub.saved_card(saved_card, owner_of(request))
+            if saved is None:
+                return again(["choose one of the cards you saved in the card editor"])
+            try:
+                card = await hub.card_of(saved["source"], saved["name"])
+            except (CardError, JobFailed) as err:
+                return again([err.message])
         kinds = ["human", seat1, seat2, seat3][:players]
         for k in kinds[1:]:
             if k != "human" and k not in BOTS:
@@ -167,6 +182,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return page(request, "history.html", unfinished=unfinished, finished=finished)
 
     register_desk(app, hub, page)
+    app.include_router(card_routes(hub, page, limits, owner_of))
 
     # ------------------------------------------------------------------ table
 

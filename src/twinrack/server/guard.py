@@ -76,13 +76,16 @@ class RateLimiter:
         self.clients = clients
         self.buckets: OrderedDict[tuple[str, str], tuple[float, float]] = OrderedDict()
 
-    def allow(self, client: str, kind: str, now: float | None = None) -> bool:
+    def allow(self, client: str, kind: str, now: float | None = None, scale: int = 1) -> bool:
+        """Whether ``client`` may make one more request of ``kind`` (``scale``: this kind
+        is cheap, allow that many times more of it)."""
         if self.burst <= 0:
             return True
         now = time.monotonic() if now is None else now
         key = (client, kind)
-        tokens, then = self.buckets.pop(key, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - then) * self.rate)
+        burst = float(self.burst * scale)
+        tokens, then = self.buckets.pop(key, (burst, now))
+        tokens = min(burst, tokens + (now - then) * self.rate * scale)
         allowed = tokens >= 1.0
         self.buckets[key] = (tokens - 1.0 if allowed else tokens, now)
         while len(self.buckets) > self.clients:

@@ -12,6 +12,7 @@ import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, cast
 
 from sqlalchemy import Table as SATable
@@ -27,7 +28,7 @@ from twinrack.errors import CardError, TwinRackError
 from twinrack.server import jobs
 from twinrack.server.config import Settings
 from twinrack.server.db import checkpoint, make_engine, migrate, session_factory
-from twinrack.server.models import ActionRow, GameRow, SeatRow
+from twinrack.server.models import ActionRow, CardRow, GameRow, SeatRow
 from twinrack.server.table import Seat, Table
 from twinrack.server.workers import Workers
 
@@ -442,3 +443,48 @@ class Hub:
             f"replay:{table.id}", jobs.verify_game, table.card.source, table.card.path, rec,
             timeout=self.settings.replay_seconds)
         return {**verdict, "commitment": rec["commitment"], "seed": rec["seed"]}
+
+    # ------------------------------------------------------------------ saved cards
+
+    async def save_card(self, owner: str, source: str, name: str,
+                        card_id: str | None = None) -> str | None:
+        """Keep a card for its owner (a new one, or a new text of one of theirs); None when
+        ``card_id`` is not one of the owner's cards."""
+        return cast(str | None, await self._db(self._save_card, owner, source, name, card_id))
+
+    def _save_card(self, owner: str, source: str, name: str, card_id: str | None) -> str | None:
+        sha = hashlib.sha256(source.encode()).hexdigest()
+        with self.sessions.begin() as s:
+            if card_id is None:
+                card_id = secrets.token_hex(8)
+                s.add(CardRow(id=card_id, owner=owner, name=name[:200], sha256=sha,
+                              source=source))
+                return card_id
+            row = s.get(CardRow, card_id)
+            if row is None or row.owner != owner:
+                return None
+            row.name, row.sha256, row.source = name[:200], sha, source
+            row.updated_at = datetime.now(UTC)
+            return card_id
+
+    async def saved_card(self, card_id: str, owner: str | None) -> dict[str, Any] | None:
+        """One of the owner's saved cards (None for anyone else)."""
+        return cast(dict[str, Any] | None, await self._db(self._saved_card, card_id, owner))
+
+    def _saved_card(self, card_id: str, owner: str | None) -> dict[str, Any] | None:
+        with self.sessions() as s:
+            row = s.get(CardRow, card_id)
+            if row is None or owner is None or row.owner != owner:
+                return None
+            return {"id": row.id, "name": row.name, "source": row.source}
+
+    async def cards_of(self, owner: str | None) -> list[dict[str, Any]]:
+        if owner is None:
+            return []
+        return list(await self._db(self._cards_of, owner))
+
+    def _cards_of(self, owner: str) -> list[dict[str, Any]]:
+        with self.sessions() as s:
+            rows = s.scalars(select(CardRow).where(CardRow.owner == owner)
+                             .order_by(CardRow.updated_at.desc()).limit(100)).all()
+            return [{"id": r.id, "name": r.name} for r in rows]

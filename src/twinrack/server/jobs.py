@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import random
+import re
+import tomllib
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +24,7 @@ from twinrack.engine.record import verify
 from twinrack.engine.rules import RuleSet
 from twinrack.engine.view import View
 from twinrack.errors import CardError, CardProblem, TwinRackError
+from twinrack.tiles import CANONICAL
 
 _CARDS: OrderedDict[str, Card] = OrderedDict()
 _BOTS: dict[tuple[str, str], Any] = {}
@@ -175,3 +178,60 @@ def replay_frames(source: str, name: str, rec: dict[str, Any]) -> list[dict[str,
 def verify_game(source: str, name: str, rec: dict[str, Any]) -> dict[str, Any]:
     verdict = verify(rec, card_of(source, name))
     return {"ok": verdict.ok, "problem": verdict.problem}
+
+
+# ---------------------------------------------------------------------- the card editor
+
+_HAND_HEADER = re.compile(r"^\s*\[\[\s*hand\s*\]\]")
+
+
+def card_summary(source: str, name: str) -> dict[str, Any]:
+    """What the card editor shows: the card's problems as the loader reports them (line,
+    column, message), and for every line that loads on its own, its ways and the groups of
+    its first way."""
+    problems: list[dict[str, Any]] = []
+    try:
+        card_of(source, name)
+    except CardError as err:
+        problems = [{"line": p.line, "column": p.column, "message": p.message}
+                    for p in err.problems]
+    return {"ok": not problems, "problems": problems, "hands": _hand_summaries(source, name)}
+
+
+def _hand_summaries(source: str, name: str) -> list[dict[str, Any] | None]:
+    """Each ``[[hand]]`` table loaded alone: its line number, ways and a sample, or None."""
+    lines = source.split("\n")
+    starts = [i for i, text in enumerate(lines) if _HAND_HEADER.match(text)]
+    out: list[dict[str, Any] | None] = []
+    for k, start in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        chunk = 'name = "line"\n' + "\n".join(lines[start:end])
+        try:
+            hand = parse_card(chunk, name).hands[0]
+        except (CardError, IndexError):
+            out.append(None)
+            continue
+        out.append({"line": start + 1, "ways": len(hand.ways),
+                    "sample": [[CANONICAL[g.tile]] * g.size for g in hand.ways[0].groups]})
+    return out
+
+
+#: the keys of a hand that the editor edits, with the types it accepts
+_FIELDS = {"section": str, "pattern": str, "value": int, "id": str, "concealed": bool,
+           "star": bool, "declared": bool, "suits": str, "x": list, "y": list, "note": str}
+
+
+def card_fields(source: str, name: str) -> dict[str, Any]:
+    """A card file as the editor's fields (to load it back for editing), or its problems
+    when it is not even a TOML file of hands."""
+    try:
+        card_of(source, name)
+    except CardError as err:
+        if any(p.message.startswith("not valid") for p in err.problems):
+            return {"ok": False, "problems": [{"line": p.line, "column": p.column,
+                                               "message": p.message} for p in err.problems]}
+    doc = tomllib.loads(source)
+    hands = [{k: v for k, v in raw.items() if k in _FIELDS and isinstance(v, _FIELDS[k])}
+             for raw in doc.get("hand", []) if isinstance(raw, dict)]
+    return {"ok": True, "name": str(doc.get("name", "")), "edition": str(doc.get("edition", "")),
+            "hands": hands}

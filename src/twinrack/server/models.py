@@ -81,3 +81,20 @@ class ActionRow(Base):
     by: Mapped[str] = mapped_column(String(16), default="human")  # human, bot, timer
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True),
                                                  server_default=func.now())
+
+
+class CardRow(Base):
+    """A card a player wrote in the card editor (or uploaded), kept for their tables."""
+
+    __tablename__ = "cards"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: the browser (cookie id) that saved it: only that browser sees it
+    owner: Mapped[str] = mapped_column(String(64), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    sha256: Mapped[str] = mapped_column(String(64))
+    source: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True),
+                                                 server_default=func.now())
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True),
+                                                 server_default=func.now())

@@ -1,0 +1,152 @@
+"""The card editor: a page where players build their card line by line, and the small API
+behind it (docs/protocol.md, "The card editor").
+
+The TOML card file stays the one format: the page writes it, and the server checks it with
+the same loader as any card (in the worker pool: an edited card is untrusted input), keeps
+it for the browser that saved it, and offers it in the lobby.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+
+from twinrack.card.loader import MAX_CARD_CHARS
+from twinrack.errors import CardError
+from twinrack.server import jobs
+from twinrack.server.guard import RateLimiter
+from twinrack.server.hub import Hub
+from twinrack.server.workers import JobFailed
+
+Page = Callable[..., HTMLResponse]
+#: the largest request body: a card at its budget, written as JSON, with room to spare
+MAX_BODY = 2 * MAX_CARD_CHARS + 4_096
+
+
+class BadRequest(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+async def card_source(request: Request) -> str:
+    """The ``source`` of a JSON request body, refused whole when too big or malformed."""
+    size = request.headers.get("content-length")
+    if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+        raise BadRequest(413, f"a card may have at most {MAX_CARD_CHARS:,} characters")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise BadRequest(413, f"a card may have at most {MAX_CARD_CHARS:,} characters")
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        raise BadRequest(400, "send the card as JSON: {\"source\": \"...\"}") from None
+    source = data.get("source") if isinstance(data, dict) else None
+    if not isinstance(source, str):
+        raise BadRequest(400, "send the card as JSON: {\"source\": \"...\"}")
+    if len(source) > MAX_CARD_CHARS:
+        raise BadRequest(413, f"a card may have at most {MAX_CARD_CHARS:,} characters")
+    return source
+
+
+Owner = Callable[[Request], str | None]
+
+
+def card_routes(hub: Hub, page: Page, limits: RateLimiter, owner_of: Owner) -> APIRouter:
+    router = APIRouter()
+
+    def client(request: Request) -> str:
+        return request.client.host if request.client else "?"
+
+    async def in_pool(request: Request, fn: Callable[..., Any], source: str) -> Any:
+        if not limits.allow(client(request), "card-checks", scale=10):
+            raise BadRequest(429, "too many card checks from your address: wait a moment")
+        try:
+            return await hub.workers.run(f"cards:{client(request)}", fn, source, "my-card.toml",
+                                         timeout=hub.settings.card_seconds)
+        except JobFailed as err:
+            raise BadRequest(503, f"{err.message} (the card is too costly to check)") from None
+
+    def answer(status: int, body: dict[str, Any]) -> JSONResponse:
+        return JSONResponse(body, status_code=status)
+
+    @router.get("/cards", response_class=HTMLResponse)
+    async def editor(request: Request) -> HTMLResponse:
+        return page(request, "editor.html", card_id="")
+
+    @router.get("/cards/{card_id}", response_class=HTMLResponse)
+    async def edit_saved(request: Request, card_id: str) -> HTMLResponse:
+        if await hub.saved_card(card_id, owner_of(request)) is None:
+            return page(request, "message.html", status=404, title="No such card",
+                        message="This browser has saved no card at this address.",
+                        link="/cards")
+        return page(request, "editor.html", card_id=card_id)
+
+    @router.get("/cards/{card_id}/card.toml")
+    async def download(request: Request, card_id: str) -> Response:
+        saved = await hub.saved_card(card_id, owner_of(request))
+        if saved is None:
+            return answer(404, {"error": "no such card"})
+        return Response(saved["source"], media_type="application/toml; charset=utf-8",
+                        headers={"Content-Disposition": 'attachment; filename="card.toml"'})
+
+    @router.post("/api/cards/check")
+    async def check(request: Request) -> JSONResponse:
+        try:
+            return answer(200, await in_pool(request, jobs.card_summary,
+                                             await card_source(request)))
+        except BadRequest as err:
+            return answer(err.status, {"error": err.message})
+
+    @router.post("/api/cards/fields")
+    async def fields(request: Request) -> JSONResponse:
+        try:
+            return answer(200, await in_pool(request, jobs.card_fields,
+                                             await card_source(request)))
+        except BadRequest as err:
+            return answer(err.status, {"error": err.message})
+
+    @router.get("/api/cards")
+    async def mine(request: Request) -> JSONResponse:
+        return answer(200, {"cards": await hub.cards_of(owner_of(request))})
+
+    @router.get("/api/cards/{card_id}")
+    async def saved(request: Request, card_id: str) -> JSONResponse:
+        card = await hub.saved_card(card_id, owner_of(request))
+        if card is None:
+            return answer(404, {"error": "no such card"})
+        return answer(200, card)
+
+    @router.post("/api/cards")
+    async def save(request: Request, card: str | None = None) -> JSONResponse:
+        owner = owner_of(request)
+        if owner is None:
+            return answer(403, {"error": "open the card editor page first (it gives your "
+                                         "browser the cookie your cards are kept under)"})
+        try:
+            source = await card_source(request)
+            if not limits.allow(client(request), "cards"):
+                raise BadRequest(429, "too many cards saved from your address: wait a minute")
+            parsed = await hub.card_of(source, "my-card.toml", f"cards:{client(request)}")
+        except BadRequest as err:
+            return answer(err.status, {"error": err.message})
+        except CardError as err:
+            return answer(400, {"error": "the card does not load",
+                                "problems": [p.render() for p in err.problems]})
+        except JobFailed as err:
+            return answer(503, {"error": err.message})
+        card_id = await hub.save_card(owner, source, parsed.name, card)
+        if card_id is None:
+            return answer(404, {"error": "no such card"})
+        return answer(200, {"id": card_id, "name": parsed.name, "edit_url": f"/cards/{card_id}",
+                            "download_url": f"/cards/{card_id}/card.toml",
+                            "play_url": f"/?card={card_id}"})
+
+    return router

@@ -1,0 +1,266 @@
+// The card editor page (/cards): build a card line by line, see each line as tiles with its
+// number of ways, and the loader's own messages at the exact token; save it for your tables
+// or download the TOML file. The server checks every change with the card loader.
+import { html, render, useEffect, useRef, useState } from "/static/vendor/preact-htm.js";
+import { badToken, fromFields, newHand, placeProblems, toToml } from "./cardfile.js";
+import { TileRow } from "./tiles.js";
+
+const root = document.getElementById("editor-root");
+const SAVED = root.dataset.card || "";
+
+async function post(url, body) {
+  const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body) });
+  return { status: r.status, data: await r.json() };
+}
+
+// ---------------------------------------------------------------------- the palette
+
+const PALETTE = [
+  ..."123456789".split("").map((c) => [c, c]),
+  null, ["N", "North"], ["E", "East"], ["W", "West"], ["S", "South"],
+  null, ["R", "Red dragon"], ["G", "Green dragon"], ["0", "White dragon (0)"],
+  ["D", "Dragon of the suit (D)"], ["F", "Flower"],
+  null, ["X", "X"], ["Y", "Y"],
+  null, ["a", "suit a"], ["b", "suit b"], ["c", "suit c"],
+  null, [" ", "next group (space)"], ["+", "plus sign"], ["=", "equals sign"],
+];
+
+function Palette({ onKey }) {
+  return html`<div class="palette" role="toolbar" aria-label="Pattern symbols">
+    ${PALETTE.map((p) => (p === null ? html`<span class="sep" aria-hidden="true"></span>`
+      : html`<button type="button" aria-label=${p[1]} title=${p[1]}
+          onClick=${() => onKey(p[0] === "+" || p[0] === "=" ? ` ${p[0]} ` : p[0])}>
+          ${p[0] === " " ? "\u2423" : p[0]}</button>`))}
+    <button type="button" aria-label="backspace" onClick=${() => onKey("\b")}>\u232b</button>
+  </div>`;
+}
+
+// ---------------------------------------------------------------------- one line
+
+function PatternText({ pattern, at }) {
+  const [a, bad, b] = badToken(pattern, at);
+  return html`<span class="pattern-text">${a}${bad &&
+    html`<mark class="bad-token" title="the problem is here">${bad}</mark>`}${b}</span>`;
+}
+
+function LineSummary({ hand, summary, problems }) {
+  const atPattern = problems.find((p) => p.key === "pattern");
+  return html`<div>
+    <div class="line-head">
+      <strong>${hand.section || "(no section)"}</strong>
+      <${PatternText} pattern=${hand.pattern || "(empty)"} at=${atPattern ? atPattern.at : null} />
+      <span>${hand.value || "?"} points</span>
+      ${hand.concealed && html`<span class="badge">C</span>`}
+      ${summary && html`<span class="ways">${summary.ways} way${summary.ways === 1 ? "" : "s"}</span>`}
+    </div>
+    ${summary && html`<div class="sample" aria-label="the first way">
+      ${summary.sample.map((g) => html`<${TileRow} tiles=${g} size="s" />`)}</div>`}
+    ${problems.map((p) => html`<p class="problem" role="alert">${p.message}</p>`)}
+  </div>`;
+}
+
+function LineItem({ index, hand, summary, problems, selected, actions }) {
+  return html`<li class=${selected ? "selected" : ""} data-line=${index + 1}>
+    <${LineSummary} hand=${hand} summary=${summary} problems=${problems} />
+    <div class="actions">
+      <button type="button" onClick=${() => actions.select(index)}
+        aria-label=${`edit line ${index + 1}`}>Edit</button>
+      <button type="button" onClick=${() => actions.move(index, -1)} disabled=${index === 0}
+        aria-label=${`move line ${index + 1} up`}>\u2191</button>
+      <button type="button" onClick=${() => actions.move(index, 1)}
+        aria-label=${`move line ${index + 1} down`}>\u2193</button>
+      <button type="button" onClick=${() => actions.remove(index)}
+        aria-label=${`delete line ${index + 1}`}>Delete</button>
+    </div>
+  </li>`;
+}
+
+// ---------------------------------------------------------------------- the line form
+
+function Field({ label, name, value, onInput, ...rest }) {
+  return html`<label>${label} <input name=${name} value=${value} ...${rest}
+    onInput=${(e) => onInput(name, e.target.value)} /></label>`;
+}
+
+function Flag({ label, name, hand, onInput }) {
+  return html`<label><input type="checkbox" name=${name} checked=${hand[name]}
+    onChange=${(e) => onInput(name, e.target.checked)} /> ${label}</label>`;
+}
+
+function LineForm({ index, hand, onInput, onKey }) {
+  return html`<section class="card-panel line-form" aria-labelledby="line-form-title">
+    <h2 id="line-form-title">Line ${index + 1}</h2>
+    <${Field} label="Section" name="section" value=${hand.section} onInput=${onInput}
+      placeholder="2468" size="10" />
+    <${Field} label="Value" name="value" value=${hand.value} onInput=${onInput}
+      inputmode="numeric" size="5" />
+    <${Field} label="Id (optional)" name="id" value=${hand.id} onInput=${onInput} size="10" />
+    <div>
+      <${Flag} label="Concealed (C)" name="concealed" hand=${hand} onInput=${onInput} />
+      <${Flag} label="Star (*)" name="star" hand=${hand} onInput=${onInput} />
+      <${Flag} label="Declared at the deal" name="declared" hand=${hand} onInput=${onInput} />
+      <label>Suits <select name="suits" value=${hand.suits}
+          onChange=${(e) => onInput("suits", e.target.value)}>
+        <option value="distinct">different letters, different suits</option>
+        <option value="any">letters may be the same suit</option></select></label>
+    </div>
+    <${Field} label="X values" name="x" value=${hand.x} onInput=${onInput}
+      placeholder="all" size="12" />
+    <${Field} label="Y values" name="y" value=${hand.y} onInput=${onInput}
+      placeholder="all" size="12" />
+    <label class="pattern-label">Pattern
+      <input name="pattern" value=${hand.pattern} autocomplete="off" spellcheck="false"
+        onInput=${(e) => onInput("pattern", e.target.value)} /></label>
+    <${Palette} onKey=${onKey} />
+    <${Field} label="Note" name="note" value=${hand.note} onInput=${onInput} size="40" />
+  </section>`;
+}
+
+// ---------------------------------------------------------------------- the page
+
+function useChecks(card) {
+  const [result, setResult] = useState(null);
+  const seq = useRef(0);
+  useEffect(() => {
+    const mine = ++seq.current;
+    const t = setTimeout(async () => {
+      const { text, where } = toToml(card);
+      const { status, data } = await post("/api/cards/check", { source: text });
+      if (mine !== seq.current) return;
+      if (status !== 200) {
+        setResult({ error: data.error || `the server answered ${status}` });
+        return;
+      }
+      setResult({ ...data, placed: placeProblems(data.problems, where) });
+    }, 250);
+    return () => clearTimeout(t);
+  }, [card]);
+  return result;
+}
+
+function Status({ card, result }) {
+  if (!result) return html`<p class="status" role="status">Checking...</p>`;
+  if (result.error) return html`<p class="status bad" role="status">${result.error}</p>`;
+  if (!result.ok) {
+    const n = result.problems.length;
+    return html`<p class="status bad" role="status">${n} problem${n === 1 ? "" : "s"} to fix.
+      ${result.placed.card.map((p) => html` ${p.message}.`)}</p>`;
+  }
+  const ways = result.hands.reduce((a, h) => a + (h ? h.ways : 0), 0);
+  return html`<p class="status good" role="status">${card.hands.length} lines, ${ways} ways:
+    the card is good.</p>`;
+}
+
+function Header({ card, setCard, onOpen }) {
+  return html`<div class="card-head">
+    <label>Card name <input name="card-name" value=${card.name}
+      onInput=${(e) => setCard({ ...card, name: e.target.value })} /></label>
+    <label>Edition <input name="edition" value=${card.edition} size="8"
+      onInput=${(e) => setCard({ ...card, edition: e.target.value })} /></label>
+    <label>Open a card file <input type="file" accept=".toml,text/plain"
+      onChange=${(e) => e.target.files[0] && onOpen(e.target.files[0])} /></label>
+  </div>`;
+}
+
+function SaveBar({ card, result, saved, onSave, message }) {
+  const blob = () => URL.createObjectURL(new Blob([toToml(card).text],
+    { type: "application/toml" }));
+  return html`<div class="actions">
+    <button type="button" class="primary" id="save-card" onClick=${onSave}
+      disabled=${!result || !result.ok}>Save the card</button>
+    <a class="button" download="card.toml" href="#"
+      onClick=${(e) => { e.currentTarget.href = blob(); }}>Download the TOML file</a>
+    ${saved && html`<a class="button primary" id="play-card" href=${`/?card=${saved}`}>
+      Play a table with this card</a>`}
+    ${message && html`<span role="status" id="save-status">${message}</span>`}
+  </div>`;
+}
+
+function Editor() {
+  const [card, setCard] = useState({ name: "My card", edition: "", hands: [newHand()] });
+  const [sel, setSel] = useState(0);
+  const [saved, setSaved] = useState(SAVED);
+  const [message, setMessage] = useState("");
+  const result = useChecks(card);
+  const hand = card.hands[sel] || card.hands[0];
+
+  async function load(source) {
+    const { data } = await post("/api/cards/fields", { source });
+    if (!data.ok) {
+      setMessage(`That file is not a card: ${(data.problems || []).map((p) =>
+        `line ${p.line}: ${p.message}`).join("; ") || data.error}`);
+      return;
+    }
+    const next = fromFields(data);
+    if (!next.hands.length) next.hands.push(newHand());
+    setCard(next);
+    setSel(0);
+  }
+  useEffect(() => {
+    if (!SAVED) return;
+    fetch(`/api/cards/${encodeURIComponent(SAVED)}`).then((r) => r.json())
+      .then((c) => c.source && load(c.source));
+  }, []);
+
+  const setHand = (i, h) => setCard({ ...card, hands: card.hands.map((x, k) => (k === i ? h : x)) });
+  const onInput = (name, value) => setHand(sel, { ...hand, [name]: value });
+  const onKey = (k) => onInput("pattern", k === "\b" ? hand.pattern.slice(0, -1)
+    : (hand.pattern + k).replace(/ {2,}/g, " "));
+  const actions = {
+    select: setSel,
+    move(i, d) {
+      const j = i + d;
+      if (j < 0 || j >= card.hands.length) return;
+      const hands = card.hands.slice();
+      [hands[i], hands[j]] = [hands[j], hands[i]];
+      setCard({ ...card, hands });
+      setSel(j);
+    },
+    remove(i) {
+      const hands = card.hands.filter((_, k) => k !== i);
+      setCard({ ...card, hands: hands.length ? hands : [newHand()] });
+      setSel(Math.max(0, Math.min(sel, hands.length - 1)));
+    },
+  };
+  function addLine() {
+    setCard({ ...card, hands: [...card.hands, newHand(hand.section, hand.value)] });
+    setSel(card.hands.length);
+  }
+  async function save() {
+    const url = saved ? `/api/cards?card=${encodeURIComponent(saved)}` : "/api/cards";
+    const { status, data } = await post(url, { source: toToml(card).text });
+    if (status !== 200) {
+      setMessage(data.error || `the server answered ${status}`);
+      return;
+    }
+    setSaved(data.id);
+    history.replaceState(null, "", data.edit_url);
+    setMessage(`Saved "${data.name}". It is offered in the lobby.`);
+  }
+
+  const placed = result && result.placed;
+  return html`<h1>Card editor</h1>
+    <p class="hint">Type in the card you play with, one line at a time. The card is a TOML
+      file (docs/card-language.md): save it to play it here, or download the file.</p>
+    <section class="card-panel">
+      <${Header} card=${card} setCard=${setCard}
+        onOpen=${(file) => file.text().then(load)} />
+      <${Status} card=${card} result=${result} />
+      <${SaveBar} card=${card} result=${result} saved=${saved} onSave=${save}
+        message=${message} />
+    </section>
+    <div class="editor">
+      <section class="card-panel" aria-labelledby="lines-title">
+        <h2 id="lines-title">Lines</h2>
+        <ol class="lines">${card.hands.map((h, i) => html`<${LineItem} index=${i} hand=${h}
+          summary=${result && result.hands ? result.hands[i] : null}
+          problems=${placed ? placed.hands[i] || [] : []} selected=${i === sel}
+          actions=${actions} />`)}</ol>
+        <button type="button" id="add-line" onClick=${addLine}>Add a line</button>
+      </section>
+      <${LineForm} index=${sel} hand=${hand} onInput=${onInput} onKey=${onKey} />
+    </div>`;
+}
+
+render(html`<${Editor} />`, root);
