@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint typecheck bench clean
+.PHONY: run test lint typecheck bench clean cluster cluster-down
 
 $(STAMP): pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -27,6 +27,13 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_card.py
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_server.py --tables 200 --seconds 30
+
+# a local cluster (PostgreSQL, Redis, three workers, nginx on 127.0.0.1:8080) in .cluster/
+cluster: $(STAMP)
+	deploy/cluster.sh up
+
+cluster-down:
+	deploy/cluster.sh down
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
