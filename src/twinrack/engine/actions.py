@@ -19,6 +19,7 @@ optional when the seat is given to :func:`parse_action`)::
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 from twinrack.errors import NotationError
 from twinrack.tiles import CANONICAL, JOKER, format_tiles, parse_tiles, tile_index
@@ -31,6 +32,8 @@ class Action:
     """Base of every action; ``seat`` is who acts."""
 
     seat: int
+    #: the first word of the text form: what kind of action this is
+    verb: ClassVar[str] = ""
 
     def body(self) -> str:
         raise NotImplementedError
@@ -41,6 +44,8 @@ class Action:
 
 @dataclass(frozen=True, slots=True)
 class Discard(Action):
+    verb: ClassVar[str] = "discard"
+
     tile: int
 
     def body(self) -> str:
@@ -51,6 +56,8 @@ class Discard(Action):
 class Pass(Action):
     """Pass on a discard in the claim window, or on declaring a hand after the deal."""
 
+    verb: ClassVar[str] = "pass"
+
     def body(self) -> str:
         return "pass"
 
@@ -58,6 +65,8 @@ class Pass(Action):
 @dataclass(frozen=True, slots=True)
 class Claim(Action):
     """Claim the latest discard: ``mahjongg``, ``double`` (a Double Mah Jongg) or ``expose``."""
+
+    verb: ClassVar[str] = "claim"
 
     kind: str
 
@@ -69,6 +78,8 @@ class Claim(Action):
 class Expose(Action):
     """Put a group (pung or more, Jokers allowed) on a rack; ``tiles`` sorted, Jokers last."""
 
+    verb: ClassVar[str] = "expose"
+
     rack: int
     tiles: tuple[int, ...]
 
@@ -79,6 +90,8 @@ class Expose(Action):
 @dataclass(frozen=True, slots=True)
 class Exchange(Action):
     """Give ``tile`` for a Joker of exposure ``index`` on rack ``rack`` of seat ``owner``."""
+
+    verb: ClassVar[str] = "exchange"
 
     tile: int
     owner: int
@@ -96,6 +109,8 @@ class MahJongg(Action):
     declares a rack exposed in full (no tile to add), or otherwise the tiles arranged on
     that rack (strict mode: the way a Mah Jongg in error is made)."""
 
+    verb: ClassVar[str] = "mahjongg"
+
     rack: int
     tiles: tuple[int, ...] = ()
 
@@ -108,6 +123,8 @@ class MahJongg(Action):
 @dataclass(frozen=True, slots=True)
 class Move(Action):
     """Move one concealed tile between two of the player's own racks."""
+
+    verb: ClassVar[str] = "move"
 
     tile: int
     src: int
@@ -122,6 +139,8 @@ class Declare(Action):
     """Declare a card line flagged ``declared`` right after the deal, fixing 13 tiles on
     the first rack (sorted)."""
 
+    verb: ClassVar[str] = "declare"
+
     hand: str
     tiles: tuple[int, ...]
 
@@ -133,6 +152,8 @@ class Declare(Action):
 class Undeclare(Action):
     """Go off a declared hand: its tiles become ordinary concealed tiles again."""
 
+    verb: ClassVar[str] = "undeclare"
+
     def body(self) -> str:
         return "undeclare"
 
@@ -141,6 +162,8 @@ class Undeclare(Action):
 class Withdraw(Action):
     """Take back a claim that was granted, before anything is exposed: the tile returns to
     the discards and the claim window goes on without this seat (section 4)."""
+
+    verb: ClassVar[str] = "withdraw"
 
     def body(self) -> str:
         return "withdraw"

@@ -59,7 +59,7 @@ from twinrack.engine.scoring import (
     Score,
     ScoringRules,
     Settlement,
-    hand_base,
+    hand_points,
     score_game,
     settle,
 )
@@ -451,14 +451,7 @@ def _complete_all(st: GameState, p: Player, counts: Sequence[int], racks: Sequen
 
 
 def _hand_points(st: GameState, hand: Hand, jokerless: bool, closed: bool) -> int:
-    rules = st.rules.scoring_rules()
-    facts = HandFacts(hand.id, hand.value, hand.singles_and_pairs, hand.quint, hand.star)
-    base, _ = hand_base(facts, jokerless, rules)
-    if closed:
-        base += rules.closed_bonus
-    if rules.royale and hand.star and jokerless and not hand.singles_and_pairs:
-        base += 25
-    return base
+    return hand_points(hand, jokerless, closed, st.rules.scoring_rules())
 
 
 MjOption = tuple[Hand, bool, bool]  # hand, jokerless, closed
@@ -763,6 +756,8 @@ def apply(state: GameState, action: Action) -> list[Event]:
         rack_to = st.players[seat].racks[action.dst].conc
         rack_from[action.tile] -= 1
         rack_to[action.tile] += 1
+        if action.tile == st.acquired and action.src == st.acquired_rack:
+            st.acquired_rack = action.dst  # the fresh tile is followed where it goes
         ev.append(Moved(seat, action.src, action.dst, action.tile))
     elif isinstance(action, Declare):
         _do_declare(st, action, ev)
@@ -799,8 +794,9 @@ def _take(p: Player, tiles: Iterable[int], first: int | None = None) -> None:
         p.n -= 1
 
 
-def _give(p: Player, t: int) -> None:
-    """A tile joins the concealed tiles, on the first open rack that is not fixed."""
+def _give(p: Player, t: int) -> int:
+    """A tile joins the concealed tiles, on the first open rack that is not fixed; returns
+    that rack."""
     target = None
     for i, r in enumerate(p.racks):
         if p.declared is not None and i == 0:
@@ -813,6 +809,7 @@ def _give(p: Player, t: int) -> None:
     p.racks[target].conc[t] += 1
     p.pool[t] += 1
     p.n += 1
+    return target
 
 
 def _tidy(p: Player, r: int) -> None:
@@ -838,7 +835,7 @@ def _pick(st: GameState, seat: int, ev: list[Event]) -> None:
     t = st.wall[st.wall_pos]
     st.wall_pos += 1
     p = st.players[seat]
-    _give(p, t)
+    st.acquired_rack = _give(p, t)
     p.bump(added=t)
     st.phase = TURN
     st.current = seat
@@ -970,7 +967,7 @@ def _grant(st: GameState, winner: int, t: int, discarder: int, answers: dict[int
     st.waiting = tuple(sorted((s, k) for s, k in answers.items() if s != winner))
     st.discards.pop()
     p = st.players[winner]
-    _give(p, t)
+    st.acquired_rack = _give(p, t)
     p.bump(added=t)
     st.phase = TURN
     st.current = winner
@@ -1323,7 +1320,7 @@ def game_facts(st: GameState) -> GameFacts:
             h = m.hand
             facts.append(MahJonggFact(
                 seat=m.seat, rack=m.rack,
-                hand=HandFacts(h.id, h.value, h.singles_and_pairs, h.quint, h.star),
+                hand=HandFacts.of(h),
                 jokerless=m.jokerless, closed=m.closed, turn=m.turn,
                 wins=m.seat == st.winner and m.turn == win_turn,
                 discarder=m.claimed_from, self_picked=m.self_picked))

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Protocol
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,21 @@ class ScoringRules:
         return 10 if self.revision == "2024" else 0
 
 
+class CardLine(Protocol):
+    """What scoring reads of a card line (a :class:`twinrack.card.model.Hand` is one)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def value(self) -> int: ...
+    @property
+    def singles_and_pairs(self) -> bool: ...
+    @property
+    def quint(self) -> bool: ...
+    @property
+    def star(self) -> bool: ...
+
+
 @dataclass(frozen=True)
 class HandFacts:
     """What scoring needs to know about a card line."""
@@ -48,6 +64,10 @@ class HandFacts:
     singles_and_pairs: bool = False
     quint: bool = False
     star: bool = False
+
+    @classmethod
+    def of(cls, line: CardLine) -> HandFacts:
+        return cls(line.id, line.value, line.singles_and_pairs, line.quint, line.star)
 
 
 @dataclass(frozen=True)
@@ -120,7 +140,7 @@ class Score:
         return [x for x in self.lines if x.seat == seat]
 
 
-def hand_base(hand: HandFacts, jokerless: bool, rules: ScoringRules) -> tuple[int, list[str]]:
+def hand_base(hand: CardLine, jokerless: bool, rules: ScoringRules) -> tuple[int, list[str]]:
     """Card value, doubled when jokerless unless Singles and Pairs (or, in Royale, a
     quint hand or a (*) hand, which takes +25 instead)."""
     base = hand.value
@@ -136,6 +156,20 @@ def hand_base(hand: HandFacts, jokerless: bool, rules: ScoringRules) -> tuple[in
     elif jokerless:
         notes.append("jokerless Singles and Pairs: not doubled")
     return base, notes
+
+
+def star_bonus(hand: CardLine, jokerless: bool, rules: ScoringRules) -> int:
+    """Royale: a jokerless (*) hand earns +25 in place of doubling."""
+    return 25 if rules.royale and hand.star and jokerless and not hand.singles_and_pairs else 0
+
+
+def hand_points(hand: CardLine, jokerless: bool, closed: bool, rules: ScoringRules) -> int:
+    """What one Mah Jongg on this line scores before the game's winning multiplier: its
+    base, the closed bonus and the Royale star bonus (section 10). The engine (to pick the
+    line a declaration names), every bot, the hints and the score keeper ask this one
+    function; :func:`score_game` itemizes the same three parts."""
+    base, _notes = hand_base(hand, jokerless, rules)
+    return base + (rules.closed_bonus if closed else 0) + star_bonus(hand, jokerless, rules)
 
 
 def score_game(facts: GameFacts, rules: ScoringRules) -> Score:
@@ -160,9 +194,10 @@ def score_game(facts: GameFacts, rules: ScoringRules) -> Score:
         if m.closed and rules.closed_bonus:
             lines.append(ScoreLine(m.seat, rules.closed_bonus,
                                    f"closed hand on rack {m.rack + 1}: {m.hand.id}", "10"))
-        if rules.royale and m.hand.star and m.jokerless and not m.hand.singles_and_pairs:
-            lines.append(ScoreLine(m.seat, 25, f"jokerless (*) hand on rack {m.rack + 1}: "
-                                               f"{m.hand.id}", "10"))
+        star = star_bonus(m.hand, m.jokerless, rules)
+        if star:
+            lines.append(ScoreLine(m.seat, star, f"jokerless (*) hand on rack {m.rack + 1}: "
+                                                 f"{m.hand.id}", "10"))
     # the thrower of a winning tile
     fed = [m for m in winning if m.discarder is not None][:1]  # one penalty per game
     for m in fed:

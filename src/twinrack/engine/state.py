@@ -263,6 +263,7 @@ class GameState:
         self.current = 0  # the seat whose turn it is
         self.turn_no = 0
         self.acquired: int | None = None  # tile picked or claimed to begin this turn
+        self.acquired_rack: int | None = None  # the rack that tile was put on
         self.how: str | None = None  # "pick", "claim" or "deal"
         self.must: str | None = None  # "expose", "mahjongg", "double", "error"
         self.claim_tile: int | None = None

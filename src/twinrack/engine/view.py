@@ -12,6 +12,7 @@ from typing import Any, NamedTuple
 
 from twinrack.card.exposure import Exposure
 from twinrack.engine.events import Event
+from twinrack.engine.game import legal_actions
 from twinrack.engine.state import OVER, GameState
 from twinrack.tiles import CANONICAL, format_tiles
 
@@ -31,6 +32,11 @@ class RackView(NamedTuple):
     mahjongg: MahJonggView | None
     error_tiles: tuple[int, ...]
 
+    @property
+    def open(self) -> bool:
+        """Still in play: neither a Mah Jongg nor dead (section 5)."""
+        return self.mahjongg is None and self.dead is None
+
 
 class SeatView(NamedTuple):
     seat: int
@@ -38,6 +44,11 @@ class SeatView(NamedTuple):
     racks: tuple[RackView, ...]
     declared: str | None  # a declared (Atomic-style) hand, announced to all
     stopped: bool
+
+    @property
+    def open_racks(self) -> tuple[int, ...]:
+        """The seat's racks still in play."""
+        return tuple(i for i, r in enumerate(self.racks) if r.open)
 
 
 class View(NamedTuple):
@@ -67,9 +78,21 @@ class View(NamedTuple):
     seats: tuple[SeatView, ...]
     counts: tuple[tuple[int, ...], ...] | None  # the viewer's concealed counts per rack
     acquired: int | None  # the tile the viewer just picked or claimed (its own turn)
+    #: the viewer's rack that holds ``acquired`` (where the picked or claimed tile went)
+    placed: int | None
+    #: the viewer's concealed tiles it may play (discard, expose, move), as counts: all of
+    #: them but the 13 a declared hand fixes on its first rack
+    free: tuple[int, ...] | None
+    fixed_rack: int | None  # the viewer's rack whose tiles a declared hand fixes
+    verbs: tuple[str, ...]  # the kinds of action the viewer may take now (sorted)
     end_reason: str | None
     winner: int | None
     version: int
+
+    @property
+    def open_racks(self) -> tuple[int, ...]:
+        """The viewer's racks still in play (``()`` for a spectator)."""
+        return () if self.seat is None else self.seats[self.seat].open_racks
 
     @property
     def hand(self) -> tuple[tuple[int, ...], ...] | None:
@@ -111,6 +134,10 @@ class View(NamedTuple):
                       for s in self.seats],
             "hand": None if self.hand is None else [format_tiles(r) for r in self.hand],
             "acquired": None if self.acquired is None else CANONICAL[self.acquired],
+            "placed": self.placed,
+            "free": None if self.free is None else format_tiles(_tiles(self.free)),
+            "fixed_rack": self.fixed_rack, "open_racks": list(self.open_racks),
+            "verbs": list(self.verbs),
             "end_reason": self.end_reason, "winner": self.winner, "version": self.version,
         }
 
@@ -152,13 +179,18 @@ def _public(st: GameState) -> tuple[SeatView, ...]:
 def view(state: GameState, seat: int | None = None) -> View:
     """What ``seat`` may see of the game (``None``: a spectator)."""
     st = state
-    counts = None
-    acquired = None
+    counts = free = None
+    acquired = placed = fixed_rack = None
+    verbs: tuple[str, ...] = ()
     if seat is not None:
         p = st.players[seat]
         counts = tuple(tuple(r.conc) for r in p.racks)
+        free = tuple(p.free())
+        fixed_rack = 0 if p.declared is not None else None
         if st.current == seat and st.phase == "turn":
             acquired = st.acquired
+            placed = _placed(counts, acquired, st.acquired_rack)
+        verbs = tuple(sorted({a.verb for a in legal_actions(st, seat)}))
     w = st.window
     claim = None
     if st.phase == "turn" and st.how == "claim" and st.claim_tile is not None:
@@ -174,8 +206,20 @@ def view(state: GameState, seat: int | None = None) -> View:
         answered=() if w is None else tuple(sorted(w.answers.items())),
         claim=claim, waiting=st.waiting if claim is not None else (),
         must=st.must if st.phase == "turn" else None,
-        seats=_public(st), counts=counts, acquired=acquired, end_reason=st.end_reason,
-        winner=st.winner, version=st.version)
+        seats=_public(st), counts=counts, acquired=acquired, placed=placed, free=free,
+        fixed_rack=fixed_rack, verbs=verbs, end_reason=st.end_reason, winner=st.winner,
+        version=st.version)
+
+
+def _placed(counts: tuple[tuple[int, ...], ...], tile: int | None,
+            rack: int | None) -> int | None:
+    """The rack holding the fresh tile: the one it was put on, else the first holding
+    that kind (tiles left on a finished rack move on)."""
+    if tile is None:
+        return None
+    if rack is not None and counts[rack][tile]:
+        return rack
+    return next((r for r, c in enumerate(counts) if c[tile]), None)
 
 
 def events_for(state: GameState, seat: int | None) -> list[Event]:
