@@ -8,7 +8,7 @@ import pytest
 
 from twinrack.bots import BOTS
 from twinrack.bots.greedy import declarations
-from twinrack.bots.seen import seat_of
+from twinrack.bots.seen import position
 from twinrack.card import practice_card
 from twinrack.engine import RuleSet, apply, legal_actions, new_game, score, view
 from twinrack.engine.shuffle import derive_seed
@@ -82,5 +82,5 @@ def test_a_rack_exposed_in_full_is_declared(strict: bool) -> None:
     legal = legal_actions(game, 0)
     greedy = BOTS["greedy"](practice_card())
     assert greedy.choose(view(game, 0), legal, random.Random(1)).body() == "mahjongg 1"
-    offered = declarations(legal, seat_of(view(game, 0)))
+    offered = declarations(legal, position(view(game, 0)))
     assert [a.body() for a in offered] == ["mahjongg 1"]

@@ -45,7 +45,7 @@ def waiting_tiles(pl: Planner, view: View, seat: int, unseen: Sequence[int],
             else:
                 thrown[t] += 1
     for r in sv.racks:
-        if r.mahjongg is not None or r.dead is not None:
+        if not r.open:
             continue
         d = pl.cc.rack(r.exposures)
         fit = np.flatnonzero(d.fit)

@@ -43,7 +43,7 @@ from twinrack.bots.greedy import (
 )
 from twinrack.bots.odds import FloatArray, Plans, candidates, chances
 from twinrack.bots.sampling import Futures
-from twinrack.bots.seen import Seat, unseen
+from twinrack.bots.seen import Position, unseen
 from twinrack.card import Card
 from twinrack.engine.actions import Action, Claim, Discard, Exchange, Expose, MahJongg, Pass
 from twinrack.engine.scoring import HandFacts, ScoringRules, hand_base
@@ -152,7 +152,7 @@ class ExpertBot(GreedyBot):
         for sv in view.seats:
             if sv.seat == view.seat or sv.stopped:
                 continue
-            open_racks = [r for r in sv.racks if r.mahjongg is None and r.dead is None]
+            open_racks = sv.open_racks
             if not open_racks:
                 continue
             _n, first_seen = self.since.get(sv.seat, (0, 0))
@@ -237,14 +237,14 @@ class ExpertBot(GreedyBot):
                 picks: int) -> float:
         return float(self.utilities(free, [free], racks, seen_not, picks)[0])
 
-    def planned(self, seat: Seat) -> bool:
+    def planned(self, seat: Position) -> bool:
         """Whether the expert plans this position (one or two open racks); otherwise it
         plays like the greedy bot (three or four open racks, Imperial)."""
         return 1 <= len(open_racks(seat)) <= 2
 
     # ------------------------------------------------------------------ decisions
 
-    def wait_for_better(self, view: View, seat: Seat, claim: Claim) -> bool:
+    def wait_for_better(self, view: View, seat: Position, claim: Claim) -> bool:
         """Pass on a discard that would make only a first Mah Jongg of few points, while
         the wall is long: a claimed Mah Jongg must be declared at once, whereas a concealed
         one can still grow (a Double, a dearer line). Late in the game a first Mah Jongg
@@ -260,7 +260,7 @@ class ExpertBot(GreedyBot):
             return self.rival is not None and points <= self.rival
         return True
 
-    def claim_points(self, seat: Seat, tile: int) -> int:
+    def claim_points(self, seat: Position, tile: int) -> int:
         """The most a Mah Jongg made with ``tile`` would score (closed bonus included)."""
         best = 0
         with_tile = plus(seat.free, tile)
@@ -275,14 +275,14 @@ class ExpertBot(GreedyBot):
         """How many of these racks the holding completes on its own."""
         return sum(bool((self.plans.rack_aways(free, ex) == 0).any()) for _r, ex in racks)
 
-    def choose_turn(self, view: View, seat: Seat, legal: Sequence[Action],
+    def choose_turn(self, view: View, seat: Position, legal: Sequence[Action],
                     rng: random.Random) -> Action:
         mjs = declarations(legal, seat)
         if mjs and HOLD and self.may_hold(view, seat, mjs):
             legal = [a for a in legal if not isinstance(a, MahJongg)]
         return super().choose_turn(view, seat, legal, rng)
 
-    def choose_mahjongg(self, seat: Seat, options: Sequence[MahJongg]) -> MahJongg:
+    def choose_mahjongg(self, seat: Position, options: Sequence[MahJongg]) -> MahJongg:
         """A winning Mah Jongg, or a first one declared late: the most points. Otherwise
         the one leaving the other racks nearest (the greedy choice)."""
         racks = open_racks(seat)
@@ -297,7 +297,7 @@ class ExpertBot(GreedyBot):
 
         return min(options, key=key)
 
-    def may_hold(self, view: View, seat: Seat, options: Sequence[MahJongg]) -> bool:
+    def may_hold(self, view: View, seat: Position, options: Sequence[MahJongg]) -> bool:
         """Keep a first Mah Jongg concealed for now: flexible tiles (a Joker it uses may
         yet be freed by a natural), a Double when the other rack follows. Never on the
         winning Mah Jongg, a claimed tile, a declared hand, or near the end of the wall."""
@@ -314,7 +314,7 @@ class ExpertBot(GreedyBot):
                 return False  # a Double now
         return True
 
-    def choose_discard(self, view: View, seat: Seat, options: Sequence[Discard],
+    def choose_discard(self, view: View, seat: Position, options: Sequence[Discard],
                        rng: random.Random) -> Discard:
         if not self.planned(seat):
             return super().choose_discard(view, seat, options, rng)
@@ -347,7 +347,7 @@ class ExpertBot(GreedyBot):
                 return options[min(close, key=lambda i: danger[options[i].tile])]
         return options[order[0]]
 
-    def choose_claim(self, view: View, seat: Seat, legal: Sequence[Action],
+    def choose_claim(self, view: View, seat: Position, legal: Sequence[Action],
                      rng: random.Random) -> Action:
         mj = self.mahjongg_claim(legal, view, seat)
         if mj is not None and not (isinstance(mj, Claim) and self.wait_for_better(view, seat,
@@ -377,7 +377,7 @@ class ExpertBot(GreedyBot):
             best = max(best, float(u.max()))
         return expose if best > now + EXPOSE_MARGIN * abs(now) else passing
 
-    def choose_exposure(self, view: View, seat: Seat, options: Sequence[Expose]) -> Expose:
+    def choose_exposure(self, view: View, seat: Position, options: Sequence[Expose]) -> Expose:
         if not self.planned(seat):
             return super().choose_exposure(view, seat, options)
         racks = open_racks(seat)
@@ -398,7 +398,7 @@ class ExpertBot(GreedyBot):
                 best = (key, a)
         return options[0] if best is None else best[1]
 
-    def choose_exchange(self, view: View, seat: Seat,
+    def choose_exchange(self, view: View, seat: Position,
                         options: Sequence[Exchange]) -> Exchange | None:
         if not self.planned(seat):
             return super().choose_exchange(view, seat, options)

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 
 from twinrack.bots.plans import Exposures, Plan, Planner, Score, planner
-from twinrack.bots.seen import Seat, seat_of
+from twinrack.bots.seen import Position, position
 from twinrack.card import Card, practice_card
 from twinrack.card.compiled import IMPOSSIBLE
 from twinrack.card.exposure import Exposure
@@ -56,13 +56,12 @@ def minus(free: Sequence[int], tiles: Sequence[int]) -> list[int]:
     return out
 
 
-def open_racks(seat: Seat) -> Racks:
+def open_racks(seat: Position) -> Racks:
     """The racks a plan covers: open, and not the fixed rack of a declared hand."""
-    return tuple((r, seat.exposures[r]) for r in seat.open_racks
-                 if not (seat.declared is not None and r == 0))
+    return tuple((r, seat.exposures[r]) for r in seat.open_racks if r != seat.fixed_rack)
 
 
-def declarations(legal: Sequence[Action], seat: Seat) -> list[MahJongg]:
+def declarations(legal: Sequence[Action], seat: Position) -> list[MahJongg]:
     """The Mah Jonggs offered: with concealed tiles, or on a rack exposed in full. (An
     empty declaration on any other rack is strict mode's "as arranged", a Mah Jongg in
     error: never chosen.)"""
@@ -70,10 +69,10 @@ def declarations(legal: Sequence[Action], seat: Seat) -> list[MahJongg]:
             and (a.tiles or sum(x.size for x in seat.exposures[a.rack]) == 14)]
 
 
-def left_after(seat: Seat, a: MahJongg) -> list[int]:
+def left_after(seat: Position, a: MahJongg) -> list[int]:
     """The free tiles left after a Mah Jongg declaration (a declared hand's Mah Jongg takes
     its 13 fixed tiles and the 14th)."""
-    if seat.declared is not None and a.rack == 0:
+    if a.rack == seat.fixed_rack:
         pool = [x + y for x, y in zip(seat.free, seat.fixed, strict=True)]
         return minus(pool, a.tiles)
     return minus(seat.free, a.tiles)
@@ -131,7 +130,7 @@ class GreedyBot:
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
-        seat = seat_of(view)
+        seat = position(view)
         if view.phase == "declare":
             return self.choose_declare(view, seat, legal, rng)
         if view.phase == "window":
@@ -140,7 +139,7 @@ class GreedyBot:
 
     # ------------------------------------------------------------------ declare phase
 
-    def choose_declare(self, view: View, seat: Seat, legal: Sequence[Action],
+    def choose_declare(self, view: View, seat: Position, legal: Sequence[Action],
                        rng: random.Random) -> Action:
         declares = [a for a in legal if isinstance(a, Declare)]
         racks = open_racks(seat)
@@ -160,7 +159,7 @@ class GreedyBot:
 
     # ------------------------------------------------------------------ claims
 
-    def mahjongg_claim(self, legal: Sequence[Action], view: View, seat: Seat) -> Action | None:
+    def mahjongg_claim(self, legal: Sequence[Action], view: View, seat: Position) -> Action | None:
         """The Mah Jongg claim to make (a Double first), if the discard really makes one."""
         kinds = {a.kind: a for a in legal if isinstance(a, Claim)}
         if "double" in kinds:
@@ -170,7 +169,7 @@ class GreedyBot:
             return kinds["mahjongg"]
         return None
 
-    def completes(self, seat: Seat, tile: int) -> bool:
+    def completes(self, seat: Position, tile: int) -> bool:
         """Whether ``tile`` makes a Mah Jongg on some open rack (strict mode offers the
         claim to everyone, so check)."""
         racks = open_racks(seat)
@@ -183,7 +182,7 @@ class GreedyBot:
                     return True
         return False
 
-    def exposure_gain(self, seat: Seat, tile: int) -> tuple[Score, Score]:
+    def exposure_gain(self, seat: Position, tile: int) -> tuple[Score, Score]:
         """(now, after): the plan's score now, and after claiming ``tile``, exposing it in
         the best way and discarding."""
         racks = open_racks(seat)
@@ -198,7 +197,7 @@ class GreedyBot:
                 best = s
         return now, best
 
-    def exposure_options(self, seat: Seat, tile: int) -> list[tuple[int, tuple[int, ...]]]:
+    def exposure_options(self, seat: Position, tile: int) -> list[tuple[int, tuple[int, ...]]]:
         """Groups holding the claimed ``tile`` that could be exposed after the claim: naturals
         first, Jokers for the rest, in every group size the card uses for that tile."""
         sizes = sorted({g.size for h in self.plans.hands for w in h.ways for g in w.groups
@@ -217,7 +216,7 @@ class GreedyBot:
                     out.append((rack, tiles))
         return out
 
-    def choose_claim(self, view: View, seat: Seat, legal: Sequence[Action],
+    def choose_claim(self, view: View, seat: Position, legal: Sequence[Action],
                      rng: random.Random) -> Action:
         mj = self.mahjongg_claim(legal, view, seat)
         if mj is not None:
@@ -231,14 +230,14 @@ class GreedyBot:
 
     # ------------------------------------------------------------------ turns
 
-    def mahjongg_points(self, seat: Seat, a: MahJongg) -> int:
+    def mahjongg_points(self, seat: Position, a: MahJongg) -> int:
         counts = [0] * NUM_KINDS
         for t in a.tiles:
             counts[t] += 1
         ex = seat.exposures[a.rack]
         matches = self.plans.cc.matches(counts, ex)
         if not matches:
-            if seat.declared is not None and a.rack == 0:
+            if seat.declared is not None and a.rack == seat.fixed_rack:
                 return self.card.hand(seat.declared).value
             return 0
         best = 0
@@ -251,7 +250,7 @@ class GreedyBot:
             best = max(best, v)
         return best
 
-    def choose_mahjongg(self, seat: Seat, options: Sequence[MahJongg]) -> MahJongg:
+    def choose_mahjongg(self, seat: Position, options: Sequence[MahJongg]) -> MahJongg:
         """The declaration that leaves the other racks nearest, then scores the most."""
         racks = open_racks(seat)
         best: tuple[tuple[int, int], MahJongg] | None = None
@@ -265,7 +264,7 @@ class GreedyBot:
         assert best is not None
         return best[1]
 
-    def choose_exposure(self, view: View, seat: Seat, options: Sequence[Expose]) -> Expose:
+    def choose_exposure(self, view: View, seat: Position, options: Sequence[Expose]) -> Expose:
         racks = open_racks(seat)
         best: tuple[tuple[int, int, int], Expose] | None = None
         for a in options:
@@ -277,7 +276,7 @@ class GreedyBot:
         assert best is not None
         return best[1]
 
-    def choose_exchange(self, view: View, seat: Seat,
+    def choose_exchange(self, view: View, seat: Position,
                         options: Sequence[Exchange]) -> Exchange | None:
         racks = open_racks(seat)
         if not racks:
@@ -291,7 +290,7 @@ class GreedyBot:
                 best = (s.key(), a)
         return None if best is None else best[1]
 
-    def choose_discard(self, view: View, seat: Seat, options: Sequence[Discard],
+    def choose_discard(self, view: View, seat: Position, options: Sequence[Discard],
                        rng: random.Random) -> Discard:
         racks = open_racks(seat)
         scores = self.discard_scores(seat.free, racks)
@@ -303,7 +302,7 @@ class GreedyBot:
 
         return min(options, key=key)
 
-    def choose_turn(self, view: View, seat: Seat, legal: Sequence[Action],
+    def choose_turn(self, view: View, seat: Position, legal: Sequence[Action],
                     rng: random.Random) -> Action:
         mjs = declarations(legal, seat)
         if mjs:

@@ -22,7 +22,7 @@ import numpy as np
 from twinrack.bots.expert import ExpertBot
 from twinrack.bots.greedy import Racks, minus, open_racks
 from twinrack.bots.plans import planner
-from twinrack.bots.seen import Seat, seat_of, unseen
+from twinrack.bots.seen import Position, position, unseen
 from twinrack.card import Card
 from twinrack.card.compiled import IMPOSSIBLE
 from twinrack.engine.state import card_info
@@ -102,10 +102,10 @@ def _needs(tiles: tuple[int, ...], seen_not: list[int]) -> tuple[Need, ...]:
     return tuple(out)
 
 
-def _rack_lines(card: Card, seat: Seat, rack: int, seen_not: list[int], top: int,
+def _rack_lines(card: Card, seat: Position, rack: int, seen_not: list[int], top: int,
                 free: tuple[int, ...] | list[int] | None = None) -> tuple[Line, ...]:
     """The nearest lines for one open rack from the seat's free tiles (or ``free``)."""
-    if seat.declared is not None and rack == 0:
+    if seat.declared is not None and rack == seat.fixed_rack:
         # the declared hand: its 13 fixed tiles wait for one more
         cc = card_info(card).cc
         hand = card.hand(seat.declared)
@@ -122,7 +122,7 @@ def _rack_lines(card: Card, seat: Seat, rack: int, seen_not: list[int], top: int
                  for h in pl.cc.nearest(seat.free if free is None else free, ex, top=top))
 
 
-def _shares(card: Card, seat: Seat, racks: Racks) -> dict[int, list[int]]:
+def _shares(card: Card, seat: Position, racks: Racks) -> dict[int, list[int]]:
     """With three or four open racks (Imperial), the tiles each rack may count on: the
     holding less what the best plan's other racks use."""
     pl = planner(card)
@@ -141,7 +141,7 @@ def _shares(card: Card, seat: Seat, racks: Racks) -> dict[int, list[int]]:
     return out
 
 
-def _plans(card: Card, seat: Seat, racks: Racks, top: int) -> tuple[PlanHint, ...]:
+def _plans(card: Card, seat: Position, racks: Racks, top: int) -> tuple[PlanHint, ...]:
     pl = planner(card)
     if not racks:
         return ()
@@ -172,13 +172,7 @@ def _adviser(card: Card) -> ExpertBot:
     return bot
 
 
-def may_discard(view: View, seat: Seat) -> bool:
-    """Whether the seat is on its turn with a discard to make now."""
-    return (view.phase == "turn" and view.current == seat.seat and view.must is None
-            and sum(seat.free) > 0 and bool(seat.open_racks))
-
-
-def _discard(view: View, card: Card, seat: Seat, racks: Racks,
+def _discard(view: View, card: Card, seat: Position, racks: Racks,
              seen_not: list[int]) -> DiscardHint | None:
     kinds = [t for t in range(NUM_KINDS) if seat.free[t]]
     if not kinds:
@@ -202,7 +196,7 @@ def _discard(view: View, card: Card, seat: Seat, racks: Racks,
     return DiscardHint(CANONICAL[t], _reason(bot, seat, racks, t, seen_not))
 
 
-def _reason(bot: ExpertBot, seat: Seat, racks: Racks, tile: int,
+def _reason(bot: ExpertBot, seat: Position, racks: Racks, tile: int,
             seen_not: list[int]) -> str:
     """One line saying why ``tile`` can go."""
     name = CANONICAL[tile]
@@ -223,14 +217,14 @@ def _reason(bot: ExpertBot, seat: Seat, racks: Racks, tile: int,
 
 def hints(view: View, card: Card, top: int = 3) -> Hints:
     """Hints for the seat of ``view`` (a player's own view, not a spectator's)."""
-    if view.seat is None or view.counts is None:
+    if view.free is None:
         return Hints((), None, ())
-    seat = seat_of(view)
+    seat = position(view)
     seen_not = unseen(view)
     racks = open_racks(seat)
     shares = _shares(card, seat, racks) if len(racks) > 2 else {}
     rack_hints = tuple(RackHint(r + 1, _rack_lines(card, seat, r, seen_not, top,
                                                    shares.get(r)))
                        for r in seat.open_racks)
-    discard = _discard(view, card, seat, racks, seen_not) if may_discard(view, seat) else None
+    discard = _discard(view, card, seat, racks, seen_not) if "discard" in view.verbs else None
     return Hints(rack_hints, discard, _plans(card, seat, racks, top))
