@@ -43,10 +43,10 @@ from twinrack.bots.greedy import (
 )
 from twinrack.bots.odds import FloatArray, Plans, candidates, chances
 from twinrack.bots.sampling import Futures
-from twinrack.bots.seen import Position, unseen
+from twinrack.bots.seen import Position, scoring_rules, unseen
 from twinrack.card import Card
 from twinrack.engine.actions import Action, Claim, Discard, Exchange, Expose, MahJongg, Pass
-from twinrack.engine.scoring import HandFacts, ScoringRules, hand_base
+from twinrack.engine.scoring import hand_points
 from twinrack.engine.view import View
 from twinrack.tiles import JOKER
 
@@ -90,7 +90,7 @@ FIRST_FEED = 0.2
 def rival_points(view: View, card: Card) -> float | None:
     """The most Mah Jongg points any opponent has on the table (None: none yet), as the
     score would count them if the wall ended now (rules section 10)."""
-    royale = view.variant != "siamese"  # more than one set: the Royale bonuses
+    rules = scoring_rules(view)
     best: float | None = None
     for s in view.seats:
         if s.seat == view.seat:
@@ -105,12 +105,7 @@ def rival_points(view: View, card: Card) -> float | None:
             except KeyError:
                 pts += m.value
                 continue
-            facts = HandFacts(hand.id, hand.value, hand.singles_and_pairs, hand.quint,
-                              hand.star)
-            base, _notes = hand_base(facts, m.jokerless, ScoringRules(royale=royale))
-            pts += base + (10 if m.closed and view.revision == "2024" else 0)
-            if royale and hand.star and m.jokerless and not hand.singles_and_pairs:
-                pts += 25
+            pts += hand_points(hand, m.jokerless, m.closed, rules)
         if pts and (best is None or pts > best):
             best = pts
     return best
@@ -261,14 +256,16 @@ class ExpertBot(GreedyBot):
         return True
 
     def claim_points(self, seat: Position, tile: int) -> int:
-        """The most a Mah Jongg made with ``tile`` would score (closed bonus included)."""
+        """The most a Mah Jongg made with ``tile`` would score as the table counts it,
+        closed bonus included; a jokerless one is not counted double (which tiles go on
+        the rack is settled only when it is declared)."""
         best = 0
         with_tile = plus(seat.free, tile)
         for _r, ex in open_racks(seat):
             a = self.plans.rack_aways(with_tile, ex)
-            done = np.flatnonzero(a == 0)
-            if len(done):
-                best = max(best, int(self.plans.way_value[done].max()) + (0 if ex else 10))
+            lines = {int(h) for h in self.plans.way_hand[np.flatnonzero(a == 0)]}
+            for h in lines:
+                best = max(best, hand_points(self.plans.hands[h], False, not ex, seat.scoring))
         return best
 
     def complete_racks(self, free: Sequence[int], racks: Racks) -> int:

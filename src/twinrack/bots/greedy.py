@@ -29,6 +29,7 @@ from twinrack.engine.actions import (
     Pass,
     Undeclare,
 )
+from twinrack.engine.scoring import hand_points
 from twinrack.engine.view import View
 from twinrack.tiles import JOKER, NUM_KINDS
 
@@ -231,24 +232,20 @@ class GreedyBot:
     # ------------------------------------------------------------------ turns
 
     def mahjongg_points(self, seat: Position, a: MahJongg) -> int:
+        """What the declaration scores on its best line, as the table counts it (section
+        10: jokerless, closed, Royale bonuses)."""
         counts = [0] * NUM_KINDS
         for t in a.tiles:
             counts[t] += 1
         ex = seat.exposures[a.rack]
         matches = self.plans.cc.matches(counts, ex)
-        if not matches:
-            if seat.declared is not None and a.rack == seat.fixed_rack:
-                return self.card.hand(seat.declared).value
-            return 0
-        best = 0
-        for m in matches:
-            v = m.hand.value
-            if m.jokerless and not m.hand.singles_and_pairs:
-                v *= 2
-            if m.closed:
-                v += 10
-            best = max(best, v)
-        return best
+        if matches:
+            return max(hand_points(m.hand, m.jokerless, m.closed, seat.scoring)
+                       for m in matches)
+        if seat.declared is not None and a.rack == seat.fixed_rack:
+            jokerless = JOKER not in a.tiles and all(x.jokers == 0 for x in ex)
+            return hand_points(self.card.hand(seat.declared), jokerless, not ex, seat.scoring)
+        return 0
 
     def choose_mahjongg(self, seat: Position, options: Sequence[MahJongg]) -> MahJongg:
         """The declaration that leaves the other racks nearest, then scores the most."""

@@ -9,8 +9,10 @@ it is in the wall or in another seat's concealed tiles, and the view cannot tell
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from twinrack.card.exposure import Exposure
+from twinrack.engine import RuleSet, ScoringRules
 from twinrack.engine.view import View
 from twinrack.tiles import JOKER, NUM_KINDS, tile_set
 
@@ -57,6 +59,19 @@ def own_counts(view: View) -> list[int]:
     return out
 
 
+@cache
+def _scoring_rules(variant: str, players: int, revision: str) -> ScoringRules:
+    return RuleSet(variant=variant, players=players, revision=revision).scoring_rules()
+
+
+def scoring_rules(view: View) -> ScoringRules:
+    """How the table scores a hand, from what the view says of the game: its revision
+    (the closed bonus is 2024's) and its variant and players (more than one set: the
+    Royale bonuses). A table that turned the Royale bonuses on or off by hand is not told
+    apart: the view does not carry that option."""
+    return _scoring_rules(view.variant, view.players, view.revision)
+
+
 @dataclass(frozen=True)
 class Position:
     """The viewer's own position, read off its view: the engine says which racks are still
@@ -70,6 +85,7 @@ class Position:
     declared: str | None
     fixed_rack: int | None  # the rack whose 13 tiles a declared hand fixes
     fixed: tuple[int, ...]  # those 13 tiles (counts), else zeros
+    scoring: ScoringRules  # how the table scores a hand (section 10)
 
 
 def position(view: View) -> Position:
@@ -80,4 +96,4 @@ def position(view: View) -> Position:
              else (0,) * NUM_KINDS)
     return Position(view.seat, view.free, view.open_racks,
                     tuple(r.exposures for r in me.racks), me.declared, view.fixed_rack,
-                    tuple(fixed))
+                    tuple(fixed), scoring_rules(view))
