@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -14,10 +14,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from twinrack.bots import BOTS, arena
+from twinrack.bots import BOTS, Bot, arena, play_out
 from twinrack.bots.arena import GameResult, Setup
 from twinrack.card import Card, load_card
-from twinrack.engine import RuleSet, apply, legal_actions, new_game, view
+from twinrack.engine import RuleSet, new_game
 from twinrack.engine.game import score, settlement
 from twinrack.engine.record import FORMAT, RecordError, replay, verify
 from twinrack.engine.rules import RulesError
@@ -46,20 +46,10 @@ def _card(path: str | None) -> Card:
 # ---------------------------------------------------------------------------- simulate
 
 
-def play_game(rules: RuleSet, card: Card, seed: bytes, bots: list[Any],
-              rngs: list[random.Random], max_actions: int = 100_000) -> GameState:
-    """One game between bots; each bot sees only its view and the legal actions."""
-    game = new_game(rules, seed=seed, card=card)
-    n = 0
-    while not game.over:
-        seat = game.to_act()[0]
-        legal = legal_actions(game, seat)
-        action = bots[seat].choose(view(game, seat), legal, rngs[seat])
-        apply(game, action)
-        n += 1
-        if n > max_actions:  # pragma: no cover - every game ends (property-tested)
-            raise RuntimeError("a game did not end")
-    return game
+def play_game(rules: RuleSet, card: Card, seed: bytes, bots: Sequence[Bot],
+              rngs: Sequence[random.Random]) -> GameState:
+    """One game between bots (one per seat), played out by the driver."""
+    return play_out(new_game(rules, seed=seed, card=card), bots, rngs)
 
 
 def simulate(rules: RuleSet, card: Card, bot_names: list[str], games: int, seed: int,

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from twinrack.bots import BOTS
+from tests.bots.untimed import UNTIMED_BOTS
 from twinrack.card import practice_card
 from twinrack.engine import GameState, RuleSet, apply, legal_actions, new_game, view
 from twinrack.engine.shuffle import derive_seed
@@ -61,7 +61,7 @@ def test_same_view_same_decision(level: str, variant: str, players: int) -> None
     card = practice_card()
     rules = RuleSet.for_variant(variant, players)
     game = new_game(rules, seed=derive_seed(5, "peek", variant), card=card)
-    bots = [BOTS[level](card) for _ in range(players)]
+    bots = [UNTIMED_BOTS[level](card) for _ in range(players)]
     rngs = [random.Random(s) for s in range(players)]
     swap_rng = random.Random(99)
     checked = changed = 0

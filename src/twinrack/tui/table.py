@@ -9,15 +9,13 @@ the game and read the events the engine gives back.
 
 from __future__ import annotations
 
-import inspect
 import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from twinrack.bots import BOTS
+from twinrack.bots import BOTS, Bot, Driver
 from twinrack.card import Card, practice_card
 from twinrack.engine import (
     Action,
@@ -42,18 +40,6 @@ def default_bot() -> str:
     return "greedy" if "greedy" in BOTS else "random"
 
 
-def make_bot(name: str, card: Card) -> Any:
-    """An instance of a registered bot (given the card when its constructor takes one)."""
-    cls = BOTS[name]
-    try:
-        params = inspect.signature(cls).parameters
-    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
-        params = {}  # type: ignore[assignment]
-    if "card" in params:
-        return cls(card=card)
-    return cls()
-
-
 @dataclass
 class Preview:
     """What an action would do, read from the events of applying it to a copy."""
@@ -67,7 +53,7 @@ class Table:
 
     def __init__(self, rules: RuleSet, *, seed: int, card: Card | None = None,
                  bot: str | None = None, seat: int = 0,
-                 bots: dict[int, Any] | None = None, stack: Sequence[int] | None = None,
+                 bots: dict[int, Bot] | None = None, stack: Sequence[int] | None = None,
                  state: GameState | None = None) -> None:
         """A new game dealt from ``seed`` (``stack``: rig the first tiles, for scenarios),
         or ``state``, a game already under way (its rules and card win)."""
@@ -81,10 +67,10 @@ class Table:
         self.state: GameState = state if state is not None else new_game(
             rules, seed=seed, card=self.card, stack=stack)
         given = bots or {}
-        self.bots: dict[int, Any] = {
-            s: given.get(s) or make_bot(self.bot_name, self.card)
-            for s in range(rules.players) if s != seat}
-        self.rngs = {s: random.Random(f"{seed}:{s}") for s in self.bots}
+        self.bots: dict[int, Bot] = {s: given.get(s) or BOTS[self.bot_name](self.card)
+                                     for s in range(rules.players) if s != seat}
+        self.driver = Driver(self.state, self.bots,
+                             {s: random.Random(f"{seed}:{s}") for s in self.bots})
 
     # ------------------------------------------------------------------ what the player sees
 
@@ -125,10 +111,7 @@ class Table:
 
     def bot_to_act(self) -> int | None:
         """A bot seat that must act now; the player answers first when both must."""
-        acting = self.state.to_act()
-        if not acting or self.seat in acting:
-            return None
-        return acting[0]
+        return self.driver.bot_to_act()
 
     def phase(self) -> str:
         return self.state.phase
@@ -146,18 +129,13 @@ class Table:
 
     def bot_step(self) -> tuple[Action, list[Event]]:
         """Let the bot that must act choose and play; the events as the player sees them."""
-        s = self.bot_to_act()
-        if s is None:
-            raise RuntimeError("no bot has to act now")
-        legal = legal_actions(self.state, s)
-        action = self.bots[s].choose(view(self.state, s), legal, self.rngs[s])
-        events = apply(self.state, action)
-        return action, [e.seen_by(self.seat) for e in events]
+        decision = self.driver.bot_decides()
+        return decision.action, [e.seen_by(self.seat) for e in decision.events]
 
     def play(self, action: Action) -> list[Event]:
         """Apply the player's action (it must be legal); the events as the player sees
         them."""
-        return [e.seen_by(self.seat) for e in apply(self.state, action)]
+        return [e.seen_by(self.seat) for e in self.driver.play(action)]
 
     def find(self, wanted: Callable[[Action], bool]) -> list[Action]:
         """The player's legal actions matching ``wanted``."""
