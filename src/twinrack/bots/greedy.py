@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from twinrack.bots.plans import Exposures, Plan, Planner, Score, planner
+from twinrack.bots.plans import AwayValue, Exposures, Plan, Planner, planner
 from twinrack.bots.seen import Position, position
 from twinrack.card import Card, practice_card
 from twinrack.card.compiled import IMPOSSIBLE
@@ -93,7 +93,7 @@ class GreedyBot:
         self.card = card or default_card()
         self.plans: Planner = planner(self.card)
         self._best: dict[tuple[tuple[int, ...], Racks], Plan] = {}
-        self._discards: dict[tuple[tuple[int, ...], Racks], dict[int, Score]] = {}
+        self._discards: dict[tuple[tuple[int, ...], Racks], dict[int, AwayValue]] = {}
 
     def reset(self) -> None:
         self._best.clear()
@@ -110,7 +110,7 @@ class GreedyBot:
             p = self._best[key] = self.plans.best(free, racks)
         return p
 
-    def discard_scores(self, free: Sequence[int], racks: Racks) -> dict[int, Score]:
+    def discard_outcomes(self, free: Sequence[int], racks: Racks) -> dict[int, AwayValue]:
         key = (tuple(free), racks)
         d = self._discards.get(key)
         if d is None:
@@ -119,12 +119,12 @@ class GreedyBot:
             d = self._discards[key] = self.plans.discards(free, racks)
         return d
 
-    def after_discard(self, free: Sequence[int], racks: Racks) -> Score:
-        """The best score reachable by one discard (a turn's outcome)."""
-        scores = self.discard_scores(free, racks)
-        if not scores:
-            return self.best(free, racks).score
-        return min(scores.values(), key=Score.key)
+    def after_discard(self, free: Sequence[int], racks: Racks) -> AwayValue:
+        """The best plan reachable by one discard (a turn's outcome)."""
+        outcomes = self.discard_outcomes(free, racks)
+        if not outcomes:
+            return self.best(free, racks).away_value
+        return min(outcomes.values(), key=AwayValue.key)
 
     # ------------------------------------------------------------------ the protocol
 
@@ -144,16 +144,16 @@ class GreedyBot:
                        rng: random.Random) -> Action:
         declares = [a for a in legal if isinstance(a, Declare)]
         racks = open_racks(seat)
-        now = self.best(seat.free, racks).score
+        now = self.best(seat.free, racks).away_value
         best: tuple[tuple[int, int], Action] | None = None
         for a in declares:
             rest = minus(seat.free, a.tiles)
-            others = tuple(r for r in racks if r[0] != 0)
-            s = self.best(rest, others).score
+            others = tuple(r for r in racks if r[0] != 0)  # the declared hand takes rack 1
+            s = self.best(rest, others).away_value
             hand_value = self.card.hand(a.hand).value
-            score = Score(s.away + 1, s.value + hand_value)
-            if best is None or score.key() < best[0]:
-                best = (score.key(), a)
+            declared = AwayValue(s.away + 1, s.value + hand_value)
+            if best is None or declared.key() < best[0]:
+                best = (declared.key(), a)
         if best is not None and best[0] < now.key():
             return best[1]
         return next(a for a in legal if isinstance(a, Pass))
@@ -183,15 +183,15 @@ class GreedyBot:
                     return True
         return False
 
-    def exposure_gain(self, seat: Position, tile: int) -> tuple[Score, Score]:
+    def exposure_gain(self, seat: Position, tile: int) -> tuple[AwayValue, AwayValue]:
         """(now, after): the plan's score now, and after claiming ``tile``, exposing it in
         the best way and discarding."""
         racks = open_racks(seat)
-        now = self.best(seat.free, racks).score
+        now = self.best(seat.free, racks).away_value
         with_tile = plus(seat.free, tile)
         if self.after_discard(with_tile, racks).away >= now.away:
             return now, now  # even unexposed the tile does not help
-        best = Score(IMPOSSIBLE, 0)
+        best = AwayValue(IMPOSSIBLE, 0)
         for rack, tiles in self.exposure_options(seat, tile):
             s = self.after_discard(minus(with_tile, tiles), with_exposure(racks, rack, tiles))
             if s.key() < best.key():
@@ -232,7 +232,7 @@ class GreedyBot:
     # ------------------------------------------------------------------ turns
 
     def mahjongg_points(self, seat: Position, a: MahJongg) -> int:
-        """What the declaration scores on its best line, as the table counts it (section
+        """What the declaration outcomes on its best line, as the table counts it (section
         10: jokerless, closed, Royale bonuses)."""
         counts = [0] * NUM_KINDS
         for t in a.tiles:
@@ -248,7 +248,7 @@ class GreedyBot:
         return 0
 
     def choose_mahjongg(self, seat: Position, options: Sequence[MahJongg]) -> MahJongg:
-        """The declaration that leaves the other racks nearest, then scores the most."""
+        """The declaration that leaves the other racks nearest, then outcomes the most."""
         racks = open_racks(seat)
         best: tuple[tuple[int, int], MahJongg] | None = None
         for a in options:
@@ -290,11 +290,11 @@ class GreedyBot:
     def choose_discard(self, view: View, seat: Position, options: Sequence[Discard],
                        rng: random.Random) -> Discard:
         racks = open_racks(seat)
-        scores = self.discard_scores(seat.free, racks)
+        outcomes = self.discard_outcomes(seat.free, racks)
         use = self.plans.usefulness(seat.free, racks)
 
         def key(a: Discard) -> tuple[int, int, int, int, int]:
-            s = scores.get(a.tile, Score(IMPOSSIBLE, 0))
+            s = outcomes.get(a.tile, AwayValue(IMPOSSIBLE, 0))
             return (s.away, -s.value, a.tile == JOKER, use[a.tile], a.tile)
 
         return min(options, key=key)
