@@ -32,11 +32,9 @@ import numpy as np
 from twinrack.bots import BOTS
 from twinrack.bots.driver import Bot, Driver
 from twinrack.card import Card
-from twinrack.engine import RuleSet, new_game
-from twinrack.engine.game import game_facts, score
+from twinrack.engine import GameState, RuleSet, game_facts, new_game, score
 from twinrack.engine.record import record_of
 from twinrack.engine.shuffle import derive_seed
-from twinrack.engine.state import GameState
 
 
 @dataclass(frozen=True)

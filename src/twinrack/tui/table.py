@@ -19,7 +19,10 @@ from twinrack.bots import BOTS, Bot, Driver
 from twinrack.card import Card, practice_card
 from twinrack.engine import (
     Action,
+    Exchange,
+    Expose,
     GameState,
+    MahJongg,
     RuleSet,
     Score,
     View,
@@ -32,12 +35,22 @@ from twinrack.engine import (
 )
 from twinrack.engine.events import Event, MahJonggDeclared, RackDead
 from twinrack.engine.record import record_of
-from twinrack.engine.state import DECLARE, TURN, WINDOW
+from twinrack.tui import render
 
 
 def default_bot() -> str:
     """The strongest ordinary bot registered: ``greedy`` when there is one."""
     return "greedy" if "greedy" in BOTS else "random"
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One action offered in a list: its label says what it would do."""
+
+    action: Action
+    label: str  # with the line a Mah Jongg makes and the racks an exposure kills
+    plain: str  # the action alone
+    kills: tuple[int, ...]  # the player's racks it would make dead
 
 
 @dataclass
@@ -117,13 +130,13 @@ class Table:
         return self.state.phase
 
     def in_window(self) -> bool:
-        return self.state.phase == WINDOW
+        return self.state.phase == "window"
 
     def in_turn(self) -> bool:
-        return self.state.phase == TURN
+        return self.state.phase == "turn"
 
     def declaring(self) -> bool:
-        return self.state.phase == DECLARE
+        return self.state.phase == "declare"
 
     # ------------------------------------------------------------------ acting
 
@@ -156,6 +169,24 @@ class Table:
         mj = next((e for e in events if isinstance(e, MahJonggDeclared)
                    and e.seat == self.seat), None)
         return Preview(kills, mj)  # nothing else: the copy may have gone on to a pick
+
+    def choices(self, actions: Sequence[Action], names: Sequence[str]) -> list[Choice]:
+        """The actions as a list to choose from, each previewed on a copy of the game:
+        Mah Jonggs on jokerless lines first, then by card value (presentation only)."""
+        v = self.view()
+        rows: list[tuple[tuple[int, int, int], Choice]] = []
+        for n, a in enumerate(actions):
+            p = self.preview(a) if isinstance(a, Expose | MahJongg | Exchange) else Preview()
+            line = None
+            order = (0, 0, n)
+            if p.mahjongg is not None:
+                value = self.hand_value(p.mahjongg.hand)
+                line = render.line_words(p.mahjongg, value)
+                order = (0 if p.mahjongg.jokerless else 1, -(value or 0), n)
+            rows.append((order, Choice(a, render.action_label(a, names, v, p.kills, line),
+                                       render.action_label(a, names, v), p.kills)))
+        rows.sort(key=lambda row: row[0])
+        return [choice for _order, choice in rows]
 
     def save_record(self, folder: Path) -> Path:
         """Write the game's record (JSON, ``twinrack replay --verify`` checks it) into
