@@ -160,14 +160,14 @@ class ExpertBot(GreedyBot):
                 out.append((sv.seat, FIRST_FEED * wait))
         return out
 
-    def danger(self, view: View, seen_not: Sequence[int],
+    def danger(self, view: View, unseen_counts: Sequence[int],
                winning_only: bool = False) -> FloatArray:
         """Per tile kind, the expected cost of discarding it (in chances of winning); with
         ``winning_only``, only from opponents whose next Mah Jongg wins."""
-        total = np.zeros(len(seen_not))
+        total = np.zeros(len(unseen_counts))
         for seat, cost in self.threats(view, winning_only):
             if cost > 0:
-                total += cost * waiting_tiles(self.plans, view, seat, seen_not,
+                total += cost * waiting_tiles(self.plans, view, seat, unseen_counts,
                                               self.recent.get(seat, 0))
         return total
 
@@ -184,13 +184,13 @@ class ExpertBot(GreedyBot):
         return [max(0, round(picks * f)) for f in HORIZONS]
 
     def utilities(self, base: Sequence[int], holdings: Sequence[Sequence[int]], racks: Racks,
-                  seen_not: Sequence[int], picks: int) -> FloatArray:
+                  unseen_counts: Sequence[int], picks: int) -> FloatArray:
         """The best plan's utility from each holding (plans drawn from ``base``)."""
-        best, _plans, _util = self.plan_utilities(base, holdings, racks, seen_not, picks)
+        best, _plans, _util = self.plan_utilities(base, holdings, racks, unseen_counts, picks)
         return best
 
     def plan_utilities(self, base: Sequence[int], holdings: Sequence[Sequence[int]],
-                       racks: Racks, seen_not: Sequence[int],
+                       racks: Racks, unseen_counts: Sequence[int],
                        picks: int) -> tuple[FloatArray, Plans, FloatArray]:
         """Per holding the best utility, with the plans and every plan's utility."""
         plans = candidates(self.plans, base, racks, per_rack=int(PER_RACK), slack=int(SLACK))
@@ -198,7 +198,7 @@ class ExpertBot(GreedyBot):
             return np.zeros(len(holdings)), plans, np.zeros((len(holdings), 0))
         h = np.asarray(holdings, dtype=np.int64)
         hz = self.horizons(picks)
-        ch = chances(plans, h, seen_not, hz)
+        ch = chances(plans, h, unseen_counts, hz)
         util = ch.mean(axis=2)
         if VALUE_WEIGHT:
             util = util + VALUE_WEIGHT * ch[:, :, -1] * (plans.value[None, :] / 100.0)
@@ -208,7 +208,7 @@ class ExpertBot(GreedyBot):
         return best, plans, util
 
     def refine(self, options: Sequence[int], holdings: Sequence[Sequence[int]],
-               plans: Plans, util: FloatArray, seen_not: Sequence[int], picks: int,
+               plans: Plans, util: FloatArray, unseen_counts: Sequence[int], picks: int,
                rng: random.Random) -> FloatArray:
         """Sampled-future utilities of some holdings (indices ``options``): the best plan's
         share of futures finished in time, plus the share where some plan finishes."""
@@ -219,7 +219,7 @@ class ExpertBot(GreedyBot):
                     keep.append(j)
         sub = plans.take(np.asarray(keep, dtype=np.int64))
         gen = np.random.default_rng(rng.getrandbits(63))
-        futures = Futures(seen_not, picks, int(MC_SAMPLES), gen)
+        futures = Futures(unseen_counts, picks, int(MC_SAMPLES), gen)
         h = np.asarray([holdings[i] for i in options], dtype=np.int64)
         times = futures.finish(sub, h)  # h x p x s
         hz = self.horizons(picks)
@@ -228,9 +228,9 @@ class ExpertBot(GreedyBot):
         out: FloatArray = per_plan.max(axis=1) + MC_FLEX * any_plan
         return out
 
-    def utility(self, free: Sequence[int], racks: Racks, seen_not: Sequence[int],
+    def utility(self, free: Sequence[int], racks: Racks, unseen_counts: Sequence[int],
                 picks: int) -> float:
-        return float(self.utilities(free, [free], racks, seen_not, picks)[0])
+        return float(self.utilities(free, [free], racks, unseen_counts, picks)[0])
 
     def planned(self, seat: Position) -> bool:
         """Whether the expert plans this position (one or two open racks); otherwise it
@@ -321,15 +321,15 @@ class ExpertBot(GreedyBot):
             keep = [a for a in options
                     if self.complete_racks(minus(seat.free, (a.tile,)), racks)]
             options = keep or options
-        seen_not = unseen(view)
+        unseen_counts = unseen(view)
         holdings = [minus(seat.free, (a.tile,)) for a in options]
         picks = self.picks_left(view, True)
-        util, plans, per_plan = self.plan_utilities(seat.free, holdings, racks, seen_not,
+        util, plans, per_plan = self.plan_utilities(seat.free, holdings, racks, unseen_counts,
                                                      picks)
         if (MC_SAMPLES and len(plans) and len(options) > 1 and picks > 0
                 and time.perf_counter() < self.deadline):
             top = np.argsort(-util, kind="stable")[:int(MC_OPTIONS)].tolist()
-            refined = self.refine(top, holdings, plans, per_plan, seen_not, picks, rng)
+            refined = self.refine(top, holdings, plans, per_plan, unseen_counts, picks, rng)
             util = np.full(len(options), -np.inf)
             util[top] = refined
         order = sorted(range(len(options)),
@@ -337,7 +337,7 @@ class ExpertBot(GreedyBot):
                                       options[i].tile))
         if SAFE_MARGIN and view.wall_left > 0:
             # among discards nearly as good, the one least likely to feed a Mah Jongg
-            danger = self.danger(view, seen_not, winning_only=True)
+            danger = self.danger(view, unseen_counts, winning_only=True)
             best = float(util[order[0]])
             close = [i for i in order if float(util[i]) >= best - SAFE_MARGIN * abs(best)]
             if len(close) > 1 and danger.max() > 0:
@@ -358,9 +358,9 @@ class ExpertBot(GreedyBot):
             return super().choose_claim(view, seat, legal, rng)
         tile = view.window[1]
         racks = open_racks(seat)
-        seen_not = unseen(view)
+        unseen_counts = unseen(view)
         picks = self.picks_left(view, False)
-        now = self.utility(seat.free, racks, seen_not, picks)
+        now = self.utility(seat.free, racks, unseen_counts, picks)
         with_tile = plus(seat.free, tile)
         best = -1.0
         for rack, tiles in self.exposure_options(seat, tile):
@@ -370,7 +370,7 @@ class ExpertBot(GreedyBot):
             holdings = [minus(after, (t,)) for t in kinds]
             if not holdings:
                 continue
-            u = self.utilities(after, holdings, new_racks, seen_not, picks - 1)
+            u = self.utilities(after, holdings, new_racks, unseen_counts, picks - 1)
             best = max(best, float(u.max()))
         return expose if best > now + EXPOSE_MARGIN * abs(now) else passing
 
@@ -378,7 +378,7 @@ class ExpertBot(GreedyBot):
         if not self.planned(seat):
             return super().choose_exposure(view, seat, options)
         racks = open_racks(seat)
-        seen_not = unseen(view)
+        unseen_counts = unseen(view)
         picks = self.picks_left(view, True)
         best: tuple[tuple[float, int], Expose] | None = None
         for a in options:
@@ -387,7 +387,7 @@ class ExpertBot(GreedyBot):
             if not kinds:
                 continue
             u = float(self.utilities(after, [minus(after, (t,)) for t in kinds],
-                                     with_exposure(racks, a.rack, a.tiles), seen_not,
+                                     with_exposure(racks, a.rack, a.tiles), unseen_counts,
                                      picks).max())
             # when it is equal, Jokers stay in hand (an exposed one may be taken)
             key = (round(u, 9), -a.tiles.count(JOKER))
@@ -400,23 +400,23 @@ class ExpertBot(GreedyBot):
         if not self.planned(seat):
             return super().choose_exchange(view, seat, options)
         racks = open_racks(seat)
-        seen_not = unseen(view)
+        unseen_counts = unseen(view)
         picks = self.picks_left(view, True)
         base = plus(seat.free, JOKER)
-        now = self.turn_utility(seat.free, racks, seen_not, picks)
+        now = self.turn_utility(seat.free, racks, unseen_counts, picks)
         best: tuple[float, Exchange] | None = None
         for a in options:
             after = plus(minus(seat.free, (a.tile,)), JOKER)
             kinds = [t for t in range(len(after)) if after[t]]
             u = float(self.utilities(base, [minus(after, (t,)) for t in kinds], racks,
-                                     seen_not, picks).max())
+                                     unseen_counts, picks).max())
             if u >= now and (best is None or u > best[0]):
                 best = (u, a)
         return None if best is None else best[1]
 
-    def turn_utility(self, free: Sequence[int], racks: Racks, seen_not: Sequence[int],
+    def turn_utility(self, free: Sequence[int], racks: Racks, unseen_counts: Sequence[int],
                      picks: int) -> float:
         """The utility of the best discard from a holding during a turn."""
         kinds = [t for t in range(len(free)) if free[t]]
         return float(self.utilities(free, [minus(free, (t,)) for t in kinds], racks,
-                                    seen_not, picks).max())
+                                    unseen_counts, picks).max())
