@@ -51,7 +51,7 @@ from twinrack.tiles import INDEX
 from twinrack.tui import render, status
 from twinrack.tui.arrangement import Arrangement
 from twinrack.tui.dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, ScoreScreen
-from twinrack.tui.table import Table
+from twinrack.tui.table import TerminalTable
 
 
 def load_hints() -> Callable[..., Any] | None:
@@ -97,7 +97,7 @@ class Board(Screen[None]):
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, table: Table, *, delay: float = 0.4, call_time: float = 0.0,
+    def __init__(self, table: TerminalTable, *, delay: float = 0.4, call_time: float = 0.0,
                  auto_pass: bool = True, hints: bool = False,
                  record_dir: Path | None = None, card_path: str | None = None) -> None:
         super().__init__()
@@ -148,7 +148,7 @@ class Board(Screen[None]):
         self.query_one("#hints").display = self.hints_on
         self.start(self.table)
 
-    def start(self, table: Table) -> None:
+    def start(self, table: TerminalTable) -> None:
         """Seat the player at a new table."""
         self.generation += 1
         self._stop_timers()
@@ -657,8 +657,8 @@ class PlayApp(App[None]):
         self.delay = delay
         self.call_time = call_time
         self.auto_pass = auto_pass
-        self.table = Table(self.rules, seed=self.seed, card=card, bot=bot, bots=bots,
-                           stack=stack, state=state)
+        self.table = TerminalTable(self.rules, seed=self.seed, card=card, bot=bot,
+                                   bots=bots, stack=stack, state=state)
         self.board = Board(self.table, delay=delay, call_time=call_time, auto_pass=auto_pass,
                            hints=hints, record_dir=record_dir, card_path=card_path)
 
@@ -670,5 +670,5 @@ class PlayApp(App[None]):
         while self.screen is not self.board:
             self.pop_screen()
         self.seed = self.table.seed + 1
-        self.table = Table(self.rules, seed=self.seed, card=self.card, bot=self.bot)
+        self.table = TerminalTable(self.rules, seed=self.seed, card=self.card, bot=self.bot)
         self.board.start(self.table)

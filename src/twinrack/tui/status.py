@@ -9,7 +9,7 @@ from rich.text import Text
 
 from twinrack.engine import Action, Claim, View
 from twinrack.tui import render
-from twinrack.tui.table import Table
+from twinrack.tui.table import TerminalTable
 
 MJ_KINDS = ("mahjongg", "double")
 
@@ -19,7 +19,7 @@ TURN_KEYS = (("move", " · m move", ""), ("mahjongg", " · j MAH JONGG!", "bold 
              ("undeclare", " · u go off declared hand", ""))
 
 
-def status_text(table: Table, names: Sequence[str], message: Text,
+def status_text(table: TerminalTable, names: Sequence[str], message: Text,
                 call_left: int | None) -> Text:
     """Two lines: the turn, the wall and the situation; then the last message."""
     v = table.view()
@@ -31,7 +31,8 @@ def status_text(table: Table, names: Sequence[str], message: Text,
     return out
 
 
-def situation(table: Table, v: View, names: Sequence[str], call_left: int | None) -> Text:
+def situation(table: TerminalTable, v: View, names: Sequence[str],
+              call_left: int | None) -> Text:
     """What is happening and which keys do something now."""
     if table.over:
         return Text("Game over: n new game · q quit", style="bold")

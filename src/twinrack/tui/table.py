@@ -61,8 +61,9 @@ class Preview:
     mahjongg: MahJonggDeclared | None = None
 
 
-class Table:
-    """A game between the player (``seat``) and bots on every other seat."""
+class TerminalTable:
+    """A game at the terminal between the player (``seat``) and bots on every other seat
+    (not the web table of :mod:`twinrack.server.table`)."""
 
     def __init__(self, rules: RuleSet, *, seed: int, card: Card | None = None,
                  bot: str | None = None, seat: int = 0,
