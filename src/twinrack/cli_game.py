@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -14,14 +14,11 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from twinrack.bots import BOTS, arena
+from twinrack.bots import BOTS, Bot, arena, play_out
 from twinrack.bots.arena import GameResult, Setup
 from twinrack.card import Card, load_card
-from twinrack.engine import RuleSet, apply, legal_actions, new_game, view
-from twinrack.engine.game import score, settlement
+from twinrack.engine import GameState, RulesError, RuleSet, new_game, score, settlement
 from twinrack.engine.record import FORMAT, RecordError, replay, verify
-from twinrack.engine.rules import RulesError
-from twinrack.engine.state import GameState
 from twinrack.errors import CardError, TwinRackError
 from twinrack.narration import narrate
 
@@ -46,20 +43,10 @@ def _card(path: str | None) -> Card:
 # ---------------------------------------------------------------------------- simulate
 
 
-def play_game(rules: RuleSet, card: Card, seed: bytes, bots: list[Any],
-              rngs: list[random.Random], max_actions: int = 100_000) -> GameState:
-    """One game between bots; each bot sees only its view and the legal actions."""
-    game = new_game(rules, seed=seed, card=card)
-    n = 0
-    while not game.over:
-        seat = game.to_act()[0]
-        legal = legal_actions(game, seat)
-        action = bots[seat].choose(view(game, seat), legal, rngs[seat])
-        apply(game, action)
-        n += 1
-        if n > max_actions:  # pragma: no cover - every game ends (property-tested)
-            raise RuntimeError("a game did not end")
-    return game
+def play_game(rules: RuleSet, card: Card, seed: bytes, bots: Sequence[Bot],
+              rngs: Sequence[random.Random]) -> GameState:
+    """One game between bots (one per seat), played out by the driver."""
+    return play_out(new_game(rules, seed=seed, card=card), bots, rngs)
 
 
 def simulate(rules: RuleSet, card: Card, bot_names: list[str], games: int, seed: int,
@@ -130,122 +117,144 @@ def _load_record(path: str) -> dict[str, Any]:
     return rec
 
 
+def simulate_command(
+    variant: Annotated[str, typer.Option("--variant", help="siamese, royale or imperial")]
+    = "siamese",
+    bots: Annotated[str, typer.Option(
+        "--bots", help="one bot per player, comma-separated (e.g. random,random)")]
+    = "random,random",
+    games: Annotated[int, typer.Option("--games", help="how many games")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="master seed")] = 1,
+    record: Annotated[str | None, typer.Option(
+        "--record", help="write each game's record into this folder")] = None,
+    revision: Annotated[str, typer.Option("--revision", help="2024 or 2019")] = "2024",
+    strict: Annotated[bool, typer.Option("--strict", help="Mah Jongg in error rules")]
+    = False,
+    card: Annotated[str | None, typer.Option("--card", help="card file")] = None,
+    jobs: Annotated[int, typer.Option("--jobs", help="processes playing in parallel")]
+    = 1,
+    duplicate: Annotated[bool, typer.Option(
+        "--duplicate", help="play each deal once per seat rotation (luck cancels)")]
+    = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+) -> None:
+    """Play games between bots and report the results.
+
+    With --duplicate, each of the --games deals is played once per rotation of the
+    seats (twice with two players). The winner of a game is the seat with the highest
+    score; win rates are over decisive games, with a Wilson 95% interval."""
+    names = _bot_names(bots)
+    if games < 1:
+        _fail("--games must be at least 1")
+    if seed < 0:
+        _fail("--seed must not be negative")
+    if jobs < 1:
+        _fail("--jobs must be at least 1")
+    try:
+        rules = RuleSet(variant=variant, players=len(names), revision=revision, strict=strict)
+    except RulesError as err:
+        _fail(f"{err.message} (one bot per player: --bots gave {len(names)})"
+              if "played by" in err.message else err.message)
+    out_dir = _record_folder(record) if record is not None else None
+    setup = Setup(rules, _card(card), names, seed, duplicate, record=out_dir is not None)
+    result = _run_with_progress(setup, games, jobs, out_dir, show=not quiet)
+    if as_json:
+        sys.stdout.write(json.dumps(result) + "\n")
+        return
+    out = Console(highlight=False, soft_wrap=True)
+    out.print(_summary_table(result))
+    out.print(outcome_line(result))
+    out.print(f"{result['games_per_second']} games/s with {jobs} "
+              f"{'process' if jobs == 1 else 'processes'} ({result['seconds']} s)")
+
+
+def _bot_names(text: str) -> list[str]:
+    """The ``--bots`` entries, each a registered bot (one clear line when not)."""
+    names = [b.strip() for b in text.split(",")]
+    if not all(names):
+        _fail(f"--bots: empty bot name in '{text}' (one bot per player, comma-separated, "
+              "like greedy,random)")
+    unknown = [b for b in names if b not in BOTS]
+    if unknown:
+        _fail(f"unknown bot '{unknown[0]}' (known: {', '.join(sorted(BOTS))})")
+    return names
+
+
+def _record_folder(text: str) -> Path:
+    folder = Path(text)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        _fail(f"cannot create {text}: {err}")
+    return folder
+
+
+def _run_with_progress(setup: Setup, games: int, jobs: int, record_dir: Path | None,
+                       show: bool) -> dict[str, Any]:
+    """Play the run with a progress bar on a terminal's stderr."""
+    total = games * (len(setup.bots) if setup.duplicate else 1)
+    stderr = Console(stderr=True)
+    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                  MofNCompleteColumn(), TimeRemainingColumn(), console=stderr,
+                  disable=not (show and stderr.is_terminal), transient=True) as bar:
+        task = bar.add_task(f"{','.join(setup.bots)} on {setup.rules.variant}", total=total)
+        return arena.run(setup, games, jobs, record_dir, lambda _r: bar.advance(task))
+
+
+def replay_command(
+    path: Annotated[str, typer.Argument(help="a game record (JSON)")],
+    check: Annotated[bool, typer.Option(
+        "--verify", help="check the wall, every event and the score (exit 1 on a "
+                         "difference)")] = False,
+    card: Annotated[str | None, typer.Option("--card", help="card file")] = None,
+) -> None:
+    """Print a game record as a readable log, or verify it."""
+    rec = _load_record(path)
+    the_card = _card(card)
+    if check:
+        _verify(path, rec, the_card)
+        return
+    try:
+        state = replay(rec, the_card)
+    except RecordError as err:
+        _fail(f"{path}: {err.message}")
+    _print_game(state)
+
+
+def _verify(path: str, rec: dict[str, Any], card: Card) -> None:
+    try:
+        verdict = verify(rec, card)
+    except Exception as err:  # a record too broken to replay at all
+        _fail(f"{path}: cannot replay this record: {err}")
+    if not verdict.ok:
+        print(f"twinrack: {path}: NOT VERIFIED: {verdict.problem}", file=sys.stderr)
+        raise typer.Exit(1)
+    assert verdict.state is not None
+    st = verdict.state
+    print(f"{path}: verified: wall matches the commitment, {len(st.actions)} actions "
+          f"and {len(st.events)} events replayed, score {list(score(st).totals)}")
+
+
+def _print_game(state: GameState) -> None:
+    """The game's events narrated, then its score and settlement once it is over."""
+    players = state.rules.players
+    names = [_seat(i, players) for i in range(players)]
+    for e in state.events:
+        print(narrate(e, names))
+    if state.over:
+        s = score(state)
+        print("\nScore:")
+        for line in s.lines:
+            print(f"  {line}")
+        print("  totals: " + ", ".join(f"{_seat(i, players)} {t:+d}"
+                                       for i, t in enumerate(s.totals)))
+        pay = settlement(state)
+        print("  settlement: " + ", ".join(f"{_seat(i, players)} {float(x):+g}"
+                                           for i, x in enumerate(pay.payouts)))
+
+
 def register(app: typer.Typer) -> None:
     """Add ``simulate`` and ``replay`` to the ``twinrack`` command."""
-
-    @app.command("simulate")
-    def simulate_command(
-        variant: Annotated[str, typer.Option("--variant", help="siamese, royale or imperial")]
-        = "siamese",
-        bots: Annotated[str, typer.Option(
-            "--bots", help="one bot per player, comma-separated (e.g. random,random)")]
-        = "random,random",
-        games: Annotated[int, typer.Option("--games", help="how many games")] = 100,
-        seed: Annotated[int, typer.Option("--seed", help="master seed")] = 1,
-        record: Annotated[str | None, typer.Option(
-            "--record", help="write each game's record into this folder")] = None,
-        revision: Annotated[str, typer.Option("--revision", help="2024 or 2019")] = "2024",
-        strict: Annotated[bool, typer.Option("--strict", help="Mah Jongg in error rules")]
-        = False,
-        card: Annotated[str | None, typer.Option("--card", help="card file")] = None,
-        jobs: Annotated[int, typer.Option("--jobs", help="processes playing in parallel")]
-        = 1,
-        duplicate: Annotated[bool, typer.Option(
-            "--duplicate", help="play each deal once per seat rotation (luck cancels)")]
-        = False,
-        as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-        quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
-    ) -> None:
-        """Play games between bots and report the results.
-
-        With --duplicate, each of the --games deals is played once per rotation of the
-        seats (twice with two players). The winner of a game is the seat with the highest
-        score; win rates are over decisive games, with a Wilson 95% interval."""
-        names = [b.strip() for b in bots.split(",")]
-        if not all(names):
-            _fail(f"--bots: empty bot name in '{bots}' (one bot per player, comma-separated, "
-                  "like greedy,random)")
-        unknown = [b for b in names if b not in BOTS]
-        if unknown:
-            _fail(f"unknown bot '{unknown[0]}' (known: {', '.join(sorted(BOTS))})")
-        if games < 1:
-            _fail("--games must be at least 1")
-        if seed < 0:
-            _fail("--seed must not be negative")
-        if jobs < 1:
-            _fail("--jobs must be at least 1")
-        try:
-            rules = RuleSet(variant=variant, players=len(names), revision=revision,
-                            strict=strict)
-        except RulesError as err:
-            _fail(f"{err.message} (one bot per player: --bots gave {len(names)})"
-                  if "played by" in err.message else err.message)
-        out_dir = None
-        if record is not None:
-            out_dir = Path(record)
-            try:
-                out_dir.mkdir(parents=True, exist_ok=True)
-            except OSError as err:
-                _fail(f"cannot create {record}: {err}")
-        the_card = _card(card)
-        total = games * (len(names) if duplicate else 1)
-        stderr = Console(stderr=True)
-        show = not quiet and stderr.is_terminal
-        with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
-                      MofNCompleteColumn(), TimeRemainingColumn(), console=stderr,
-                      disable=not show, transient=True) as bar:
-            task = bar.add_task(f"{','.join(names)} on {variant}", total=total)
-            result = simulate(rules, the_card, names, games, seed, out_dir,
-                              duplicate=duplicate, jobs=jobs,
-                              progress=lambda _r: bar.advance(task))
-        if as_json:
-            sys.stdout.write(json.dumps(result) + "\n")
-            return
-        out = Console(highlight=False, soft_wrap=True)
-        out.print(_summary_table(result))
-        out.print(outcome_line(result))
-        out.print(f"{result['games_per_second']} games/s with {jobs} "
-                  f"{'process' if jobs == 1 else 'processes'} ({result['seconds']} s)")
-
-    @app.command("replay")
-    def replay_command(
-        path: Annotated[str, typer.Argument(help="a game record (JSON)")],
-        check: Annotated[bool, typer.Option(
-            "--verify", help="check the wall, every event and the score (exit 1 on a "
-                             "difference)")] = False,
-        card: Annotated[str | None, typer.Option("--card", help="card file")] = None,
-    ) -> None:
-        """Print a game record as a readable log, or verify it."""
-        rec = _load_record(path)
-        the_card = _card(card)
-        if check:
-            try:
-                verdict = verify(rec, the_card)
-            except Exception as err:  # a record too broken to replay at all
-                _fail(f"{path}: cannot replay this record: {err}")
-            if not verdict.ok:
-                print(f"twinrack: {path}: NOT VERIFIED: {verdict.problem}", file=sys.stderr)
-                raise typer.Exit(1)
-            assert verdict.state is not None
-            st = verdict.state
-            print(f"{path}: verified: wall matches the commitment, {len(st.actions)} actions "
-                  f"and {len(st.events)} events replayed, score {list(score(st).totals)}")
-            return
-        try:
-            state = replay(rec, the_card)
-        except RecordError as err:
-            _fail(f"{path}: {err.message}")
-        players = state.rules.players
-        names = [_seat(i, players) for i in range(players)]
-        for e in state.events:
-            print(narrate(e, names))
-        if state.over:
-            s = score(state)
-            print("\nScore:")
-            for line in s.lines:
-                print(f"  {line}")
-            print("  totals: " + ", ".join(f"{_seat(i, players)} {t:+d}"
-                                           for i, t in enumerate(s.totals)))
-            pay = settlement(state)
-            print("  settlement: " + ", ".join(f"{_seat(i, players)} {float(x):+g}"
-                                               for i, x in enumerate(pay.payouts)))
+    app.command("simulate")(simulate_command)
+    app.command("replay")(replay_command)

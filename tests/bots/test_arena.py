@@ -47,14 +47,16 @@ def test_duplicate_rotates_seats_over_the_same_deals() -> None:
 
 
 def test_wins_are_decisive_games_only() -> None:
-    setup = Setup(RuleSet(), practice_card(), ["greedy", "random"], 1, True)
-    report = arena.run(setup, 4)
-    wins = sum(b["wins"] for b in report["bots"])
-    assert wins == report["decisive"] <= report["games"]
-    for b in report["bots"]:
-        assert b["win_rate"] == pytest.approx(b["wins"] / report["decisive"], abs=1e-4)
-        lo, hi = b["ci95"]
-        assert 0 <= lo <= b["win_rate"] <= hi <= 1
+    """Two deals played twice: greedy tops three games, random one; none is shared."""
+    report = stable(arena.run(Setup(RuleSet(), practice_card(), ["greedy", "random"], 3,
+                                    True), 2))
+    assert report["bots"] == [
+        {"name": "greedy", "bot": "greedy", "seat": 0, "wins": 3, "win_rate": 0.75,
+         "ci95": [0.3006, 0.9544], "points_per_game": 62.5, "decisions": 376},
+        {"name": "random", "bot": "random", "seat": 1, "wins": 1, "win_rate": 0.25,
+         "ci95": [0.0456, 0.6994], "points_per_game": -47.5, "decisions": 385}]
+    assert (report["games"], report["decisive"], report["shared_top_score"]) == (4, 4, 0)
+    assert (report["ends"], report["mahjonggs"]) == ({"wall": 3, "dead": 1}, 5)
 
 
 def test_wilson_interval() -> None:
@@ -74,12 +76,15 @@ def test_simulate_json_keys(capsys: pytest.CaptureFixture[str]) -> None:
                  "2", "--seed", "3", "--duplicate", "--jobs", "2", "--json"])
     assert code == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["games"] == 4
-    assert {"games", "wall_games", "games_per_second", "bots", "decisive"} <= set(out)
-    keys = {"name", "wins", "win_rate", "ci95", "points_per_game", "latency_ms_p50",
-            "latency_ms_p99"}
-    assert {b["name"] for b in out["bots"]} == {"greedy", "random"}
-    assert all(keys <= set(b) for b in out["bots"])
+    assert set(out) == {"variant", "players", "revision", "bots", "games", "deals",
+                        "duplicate", "decisive", "shared_top_score", "wall_spent",
+                        "wall_games", "ends", "mahjonggs", "actions", "seconds",
+                        "games_per_second", "seed", "jobs"}
+    assert (out["games"], out["deals"], out["jobs"]) == (4, 2, 2)
+    assert [set(b) for b in out["bots"]] == [
+        {"name", "bot", "seat", "wins", "win_rate", "ci95", "points_per_game", "decisions",
+         "latency_ms_p50", "latency_ms_p99"}] * 2
+    assert [b["name"] for b in out["bots"]] == ["greedy", "random"]
 
 
 def test_simulate_summary_table(capsys: pytest.CaptureFixture[str]) -> None:
@@ -150,7 +155,7 @@ def test_replay_of_a_folder(capsys: pytest.CaptureFixture[str], tmp_path: Any) -
 
 def test_simulate_rejects_bad_jobs(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["simulate", "--games", "1", "--jobs", "0"]) == 2
-    assert capsys.readouterr().err.startswith("twinrack: ")
+    assert capsys.readouterr().err == "twinrack: --jobs must be at least 1\n"
 
 
 def test_records_with_jobs(tmp_path: Any) -> None:

@@ -6,33 +6,25 @@ import random
 
 import pytest
 
-from twinrack.bots import BOTS
+from twinrack.bots import BOTS, play_out
 from twinrack.bots.greedy import declarations
-from twinrack.bots.seen import seat_of
+from twinrack.bots.seen import position
 from twinrack.card import practice_card
-from twinrack.engine import RuleSet, apply, legal_actions, new_game, score, view
+from twinrack.engine import GameState, RuleSet, legal_actions, new_game, view
 from twinrack.engine.shuffle import derive_seed
 
 VARIANTS = [("siamese", 2), ("royale", 3), ("royale", 4), ("imperial", 2)]
 
 
-def play(rules: RuleSet, names: list[str], seed: int) -> tuple[str, int]:
+def play(rules: RuleSet, names: list[str], seed: int) -> GameState:
+    """A whole game between the named bots, through the driver (``apply`` refuses an
+    illegal action with its typed error, so a bot trying one fails the test)."""
     card = practice_card()
-    bots = [BOTS[n](card) for n in names]
-    rngs = [random.Random(f"{seed}:{s}") for s in range(rules.players)]
     game = new_game(rules, seed=derive_seed(seed, rules.variant, rules.players), card=card)
-    steps = 0
-    while not game.over:
-        seat = game.to_act()[0]
-        legal = legal_actions(game, seat)
-        action = bots[seat].choose(view(game, seat), legal, rngs[seat])
-        assert action in legal, f"{names[seat]} chose {action}, not legal"
-        apply(game, action)
-        steps += 1
-        assert steps < 20_000
-    assert game.end_reason is not None
-    score(game)
-    return game.end_reason, steps
+    play_out(game, [BOTS[n](card) for n in names],
+             [random.Random(f"{seed}:{s}") for s in range(rules.players)])
+    assert game.over and game.end_reason is not None
+    return game
 
 
 @pytest.mark.parametrize(("variant", "players"), VARIANTS)
@@ -60,15 +52,10 @@ def test_greedy_never_kills_its_own_racks() -> None:
     """An exposure that fits no line is legal but kills the rack: greedy never makes one."""
     card = practice_card()
     for seed in range(4):
-        rules = RuleSet()
-        bots = [BOTS["greedy"](card) for _ in range(2)]
-        rngs = [random.Random(seed), random.Random(seed + 1)]
-        game = new_game(rules, seed=derive_seed(seed, "dead"), card=card)
-        while not game.over:
-            seat = game.to_act()[0]
-            apply(game, bots[seat].choose(view(game, seat), legal_actions(game, seat),
-                                          rngs[seat]))
-        assert all(r.dead is None for p in game.players for r in p.racks)
+        game = new_game(RuleSet(), seed=derive_seed(seed, "dead"), card=card)
+        play_out(game, [BOTS["greedy"](card) for _ in range(2)],
+                 [random.Random(seed), random.Random(seed + 1)])
+        assert [r.dead for p in game.players for r in p.racks] == [None] * 4
 
 
 @pytest.mark.parametrize("strict", [False, True])
@@ -82,5 +69,5 @@ def test_a_rack_exposed_in_full_is_declared(strict: bool) -> None:
     legal = legal_actions(game, 0)
     greedy = BOTS["greedy"](practice_card())
     assert greedy.choose(view(game, 0), legal, random.Random(1)).body() == "mahjongg 1"
-    offered = declarations(legal, seat_of(view(game, 0)))
+    offered = declarations(legal, position(view(game, 0)))
     assert [a.body() for a in offered] == ["mahjongg 1"]

@@ -17,6 +17,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tests.bots.untimed import UNTIMED_BOTS
 from twinrack.bots.arena import Setup, Task, play_task
 from twinrack.card import practice_card
 from twinrack.engine import RuleSet
@@ -43,7 +44,8 @@ def play_cases() -> dict[str, dict[str, Any]]:
     card = practice_card()
     for variant, players, revision, strict, bots, deals in CASES:
         rules = RuleSet(variant=variant, players=players, revision=revision, strict=strict)
-        setup = Setup(rules, card, bots, seed=2026, duplicate=False, record=True)
+        setup = Setup(rules, card, bots, seed=2026, duplicate=False, record=True,
+                      registry=UNTIMED_BOTS)
         for deal in range(deals):
             res = play_task(setup, Task(deal, deal, 0))
             assert res.record is not None

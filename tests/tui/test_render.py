@@ -188,6 +188,6 @@ def test_arrangement_follows_the_engine_and_keeps_the_players_order() -> None:
     # an emptied rack sends the cursor to the other one
     a.rack, a.index = 0, 1
     a.follow([[], T("N N 1B 1B 2B")])
-    assert a.rack == 1 and a.tile is not None
+    assert (a.rack, a.index, a.tile) == (1, 1, INDEX["N"])
     a.up()
     assert a.rack == 1

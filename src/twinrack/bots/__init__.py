@@ -1,27 +1,21 @@
-"""Computer players. A bot is built for one game and seat (``Bot(card)``, the game's card)
-and has a ``name`` and ``choose(view, legal, rng) -> Action``: it sees the seat's view, the
-legal actions and its own random generator, and nothing else."""
+"""Computer players. ``BOTS[name](card)`` is the one way to make a bot: built for one game
+and seat with the game's card, it has a ``name`` and ``choose(view, legal, rng) -> Action``
+(it sees the seat's view, the legal actions and its own random generator, nothing else).
+:mod:`twinrack.bots.driver` is the one loop that asks the bots to play."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
-from typing import Protocol
+from collections.abc import Callable
 
+from twinrack.bots.driver import Bot, Decision, Driver, play_out
 from twinrack.bots.expert import ExpertBot
 from twinrack.bots.greedy import GreedyBot
 from twinrack.bots.random_bot import RandomBot
-from twinrack.engine.actions import Action
-from twinrack.engine.view import View
+from twinrack.card import Card
 
+#: every bot by name: what makes one for a game played with a card
+BOTS: dict[str, Callable[[Card], Bot]] = {"random": RandomBot, "greedy": GreedyBot,
+                                          "expert": ExpertBot}
 
-class Bot(Protocol):
-    name: str
-
-    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action: ...
-
-
-#: every bot by name
-BOTS: dict[str, type] = {"random": RandomBot, "greedy": GreedyBot, "expert": ExpertBot}
-
-__all__ = ["BOTS", "Bot", "ExpertBot", "GreedyBot", "RandomBot"]
+__all__ = ["BOTS", "Bot", "Decision", "Driver", "ExpertBot", "GreedyBot", "RandomBot",
+           "play_out"]

@@ -22,7 +22,7 @@ import math
 import multiprocessing
 import random
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,12 +30,11 @@ from typing import Any
 import numpy as np
 
 from twinrack.bots import BOTS
+from twinrack.bots.driver import Bot, Driver
 from twinrack.card import Card
-from twinrack.engine import RuleSet, apply, legal_actions, new_game, view
-from twinrack.engine.game import game_facts, score
+from twinrack.engine import GameState, RuleSet, game_facts, new_game, score
 from twinrack.engine.record import record_of
 from twinrack.engine.shuffle import derive_seed
-from twinrack.engine.state import GameState
 
 
 @dataclass(frozen=True)
@@ -66,11 +65,12 @@ class GameResult:
 class Setup:
     rules: RuleSet
     card: Card
-    bots: list[str]
+    bots: list[str]  # the entries, by name in ``registry``
     seed: int
     duplicate: bool
     record: bool = False
-    options: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: what makes each named bot (tests give the expert an unlimited thinking time)
+    registry: Mapping[str, Callable[[Card], Bot]] = field(default_factory=lambda: BOTS)
 
     def tasks(self, deals: int) -> list[Task]:
         rotations = self.rules.players if self.duplicate else 1
@@ -87,38 +87,18 @@ def seat_rng(seed: int, task: Task, seat: int, duplicate: bool) -> random.Random
     return random.Random(f"{seed}:{task.deal}:{seat}")
 
 
-def make_bot(name: str, card: Card, options: dict[str, Any] | None = None) -> Any:
-    cls = BOTS[name]
-    try:
-        return cls(card, **(options or {}))
-    except TypeError:
-        return cls()
-
-
-def play_task(setup: Setup, task: Task, max_actions: int = 100_000) -> GameResult:
+def play_task(setup: Setup, task: Task) -> GameResult:
     """Play one game of the run; fresh bots for every game and seat."""
     rules = setup.rules
     n = rules.players
     seats = [(s - task.rotation) % n for s in range(n)]  # entry at each seat
-    bots = [make_bot(setup.bots[e], setup.card, setup.options.get(setup.bots[e]))
-            for e in seats]
-    rngs = [seat_rng(setup.seed, task, s, setup.duplicate) for s in range(n)]
+    bots = {s: setup.registry[setup.bots[e]](setup.card) for s, e in enumerate(seats)}
+    rngs = {s: seat_rng(setup.seed, task, s, setup.duplicate) for s in range(n)}
     game = new_game(rules, seed=derive_seed(setup.seed, rules.variant, rules.players,
                                             task.deal), card=setup.card)
     latencies: list[list[float]] = [[] for _ in range(n)]
-    clock = time.perf_counter
-    steps = 0
-    while not game.over:
-        seat = game.to_act()[0]
-        legal = legal_actions(game, seat)
-        seen = view(game, seat)
-        t0 = clock()
-        action = bots[seat].choose(seen, legal, rngs[seat])
-        latencies[seat].append(clock() - t0)
-        apply(game, action)
-        steps += 1
-        if steps > max_actions:  # pragma: no cover - every game ends
-            raise RuntimeError("a game did not end")
+    for decision in Driver(game, bots, rngs).bot_decisions():
+        latencies[decision.seat].append(decision.seconds)
     return result_of(game, task, seats, latencies, setup.record)
 
 

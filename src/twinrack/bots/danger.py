@@ -35,7 +35,7 @@ def waiting_tiles(pl: Planner, view: View, seat: int, unseen: Sequence[int],
     position ``recent_from`` on (thrown since its last Mah Jongg) weigh more."""
     out = np.zeros(NUM_KINDS)
     sv = view.seats[seat]
-    un = np.asarray(unseen, dtype=np.int64)[:NUM_KINDS]
+    unseen_n = np.asarray(unseen, dtype=np.int64)[:NUM_KINDS]
     thrown = np.zeros(NUM_KINDS, dtype=np.int64)
     recent = np.zeros(NUM_KINDS, dtype=np.int64)
     for i, (s, t) in enumerate(view.discards):
@@ -45,7 +45,7 @@ def waiting_tiles(pl: Planner, view: View, seat: int, unseen: Sequence[int],
             else:
                 thrown[t] += 1
     for r in sv.racks:
-        if r.mahjongg is not None or r.dead is not None:
+        if not r.open:
             continue
         d = pl.cc.rack(r.exposures)
         fit = np.flatnonzero(d.fit)
@@ -55,16 +55,16 @@ def waiting_tiles(pl: Planner, view: View, seat: int, unseen: Sequence[int],
         tot = d.tot[fit, :NUM_KINDS].astype(np.int64)
         big = tot - nat
         # every natural must still be unseen; the groups may take Jokers for the rest
-        ok = (nat <= un).all(axis=1)
-        lack = np.maximum(big - np.maximum(un - nat, 0), 0).sum(axis=1)
-        ok &= lack <= un[JOKER]
+        ok = (nat <= unseen_n).all(axis=1)
+        lack = np.maximum(big - np.maximum(unseen_n - nat, 0), 0).sum(axis=1)
+        ok &= lack <= unseen_n[JOKER]
         if not ok.any():
             continue
         weight = np.where(ok, 1.0, 0.0)
         weight *= THROWN ** ((tot > 0) & (thrown > 0)).sum(axis=1)
         weight *= RECENT ** ((tot > 0) & (recent > 0)).sum(axis=1)
         # lines whose tiles are mostly in sight elsewhere are less likely to be held
-        avail = np.where(tot > 0, np.minimum(un / np.maximum(tot, 1), 1.0), 1.0)
+        avail = np.where(tot > 0, np.minimum(unseen_n / np.maximum(tot, 1), 1.0), 1.0)
         weight *= avail.prod(axis=1) ** SCARCE
         if weight.sum() <= 0:
             continue

@@ -43,10 +43,10 @@ from twinrack.bots.greedy import (
 )
 from twinrack.bots.odds import FloatArray, Plans, candidates, chances
 from twinrack.bots.sampling import Futures
-from twinrack.bots.seen import Seat, unseen
+from twinrack.bots.seen import Position, scoring_rules, unseen
 from twinrack.card import Card
 from twinrack.engine.actions import Action, Claim, Discard, Exchange, Expose, MahJongg, Pass
-from twinrack.engine.scoring import HandFacts, ScoringRules, hand_base
+from twinrack.engine.scoring import hand_points
 from twinrack.engine.view import View
 from twinrack.tiles import JOKER
 
@@ -90,7 +90,7 @@ FIRST_FEED = 0.2
 def rival_points(view: View, card: Card) -> float | None:
     """The most Mah Jongg points any opponent has on the table (None: none yet), as the
     score would count them if the wall ended now (rules section 10)."""
-    royale = view.variant != "siamese"  # more than one set: the Royale bonuses
+    rules = scoring_rules(view)
     best: float | None = None
     for s in view.seats:
         if s.seat == view.seat:
@@ -105,12 +105,7 @@ def rival_points(view: View, card: Card) -> float | None:
             except KeyError:
                 pts += m.value
                 continue
-            facts = HandFacts(hand.id, hand.value, hand.singles_and_pairs, hand.quint,
-                              hand.star)
-            base, _notes = hand_base(facts, m.jokerless, ScoringRules(royale=royale))
-            pts += base + (10 if m.closed and view.revision == "2024" else 0)
-            if royale and hand.star and m.jokerless and not hand.singles_and_pairs:
-                pts += 25
+            pts += hand_points(hand, m.jokerless, m.closed, rules)
         if pts and (best is None or pts > best):
             best = pts
     return best
@@ -152,7 +147,7 @@ class ExpertBot(GreedyBot):
         for sv in view.seats:
             if sv.seat == view.seat or sv.stopped:
                 continue
-            open_racks = [r for r in sv.racks if r.mahjongg is None and r.dead is None]
+            open_racks = sv.open_racks
             if not open_racks:
                 continue
             _n, first_seen = self.since.get(sv.seat, (0, 0))
@@ -165,14 +160,14 @@ class ExpertBot(GreedyBot):
                 out.append((sv.seat, FIRST_FEED * wait))
         return out
 
-    def danger(self, view: View, seen_not: Sequence[int],
+    def danger(self, view: View, unseen_counts: Sequence[int],
                winning_only: bool = False) -> FloatArray:
         """Per tile kind, the expected cost of discarding it (in chances of winning); with
         ``winning_only``, only from opponents whose next Mah Jongg wins."""
-        total = np.zeros(len(seen_not))
+        total = np.zeros(len(unseen_counts))
         for seat, cost in self.threats(view, winning_only):
             if cost > 0:
-                total += cost * waiting_tiles(self.plans, view, seat, seen_not,
+                total += cost * waiting_tiles(self.plans, view, seat, unseen_counts,
                                               self.recent.get(seat, 0))
         return total
 
@@ -189,13 +184,13 @@ class ExpertBot(GreedyBot):
         return [max(0, round(picks * f)) for f in HORIZONS]
 
     def utilities(self, base: Sequence[int], holdings: Sequence[Sequence[int]], racks: Racks,
-                  seen_not: Sequence[int], picks: int) -> FloatArray:
+                  unseen_counts: Sequence[int], picks: int) -> FloatArray:
         """The best plan's utility from each holding (plans drawn from ``base``)."""
-        best, _plans, _util = self.plan_utilities(base, holdings, racks, seen_not, picks)
+        best, _plans, _util = self.plan_utilities(base, holdings, racks, unseen_counts, picks)
         return best
 
     def plan_utilities(self, base: Sequence[int], holdings: Sequence[Sequence[int]],
-                       racks: Racks, seen_not: Sequence[int],
+                       racks: Racks, unseen_counts: Sequence[int],
                        picks: int) -> tuple[FloatArray, Plans, FloatArray]:
         """Per holding the best utility, with the plans and every plan's utility."""
         plans = candidates(self.plans, base, racks, per_rack=int(PER_RACK), slack=int(SLACK))
@@ -203,7 +198,7 @@ class ExpertBot(GreedyBot):
             return np.zeros(len(holdings)), plans, np.zeros((len(holdings), 0))
         h = np.asarray(holdings, dtype=np.int64)
         hz = self.horizons(picks)
-        ch = chances(plans, h, seen_not, hz)
+        ch = chances(plans, h, unseen_counts, hz)
         util = ch.mean(axis=2)
         if VALUE_WEIGHT:
             util = util + VALUE_WEIGHT * ch[:, :, -1] * (plans.value[None, :] / 100.0)
@@ -213,7 +208,7 @@ class ExpertBot(GreedyBot):
         return best, plans, util
 
     def refine(self, options: Sequence[int], holdings: Sequence[Sequence[int]],
-               plans: Plans, util: FloatArray, seen_not: Sequence[int], picks: int,
+               plans: Plans, util: FloatArray, unseen_counts: Sequence[int], picks: int,
                rng: random.Random) -> FloatArray:
         """Sampled-future utilities of some holdings (indices ``options``): the best plan's
         share of futures finished in time, plus the share where some plan finishes."""
@@ -224,7 +219,7 @@ class ExpertBot(GreedyBot):
                     keep.append(j)
         sub = plans.take(np.asarray(keep, dtype=np.int64))
         gen = np.random.default_rng(rng.getrandbits(63))
-        futures = Futures(seen_not, picks, int(MC_SAMPLES), gen)
+        futures = Futures(unseen_counts, picks, int(MC_SAMPLES), gen)
         h = np.asarray([holdings[i] for i in options], dtype=np.int64)
         times = futures.finish(sub, h)  # h x p x s
         hz = self.horizons(picks)
@@ -233,18 +228,18 @@ class ExpertBot(GreedyBot):
         out: FloatArray = per_plan.max(axis=1) + MC_FLEX * any_plan
         return out
 
-    def utility(self, free: Sequence[int], racks: Racks, seen_not: Sequence[int],
+    def utility(self, free: Sequence[int], racks: Racks, unseen_counts: Sequence[int],
                 picks: int) -> float:
-        return float(self.utilities(free, [free], racks, seen_not, picks)[0])
+        return float(self.utilities(free, [free], racks, unseen_counts, picks)[0])
 
-    def planned(self, seat: Seat) -> bool:
+    def planned(self, seat: Position) -> bool:
         """Whether the expert plans this position (one or two open racks); otherwise it
         plays like the greedy bot (three or four open racks, Imperial)."""
         return 1 <= len(open_racks(seat)) <= 2
 
     # ------------------------------------------------------------------ decisions
 
-    def wait_for_better(self, view: View, seat: Seat, claim: Claim) -> bool:
+    def wait_for_better(self, view: View, seat: Position, claim: Claim) -> bool:
         """Pass on a discard that would make only a first Mah Jongg of few points, while
         the wall is long: a claimed Mah Jongg must be declared at once, whereas a concealed
         one can still grow (a Double, a dearer line). Late in the game a first Mah Jongg
@@ -260,29 +255,31 @@ class ExpertBot(GreedyBot):
             return self.rival is not None and points <= self.rival
         return True
 
-    def claim_points(self, seat: Seat, tile: int) -> int:
-        """The most a Mah Jongg made with ``tile`` would score (closed bonus included)."""
+    def claim_points(self, seat: Position, tile: int) -> int:
+        """The most a Mah Jongg made with ``tile`` would score as the table counts it,
+        closed bonus included; a jokerless one is not counted double (which tiles go on
+        the rack is settled only when it is declared)."""
         best = 0
         with_tile = plus(seat.free, tile)
         for _r, ex in open_racks(seat):
             a = self.plans.rack_aways(with_tile, ex)
-            done = np.flatnonzero(a == 0)
-            if len(done):
-                best = max(best, int(self.plans.way_value[done].max()) + (0 if ex else 10))
+            lines = {int(h) for h in self.plans.way_hand[np.flatnonzero(a == 0)]}
+            for h in lines:
+                best = max(best, hand_points(self.plans.hands[h], False, not ex, seat.scoring))
         return best
 
     def complete_racks(self, free: Sequence[int], racks: Racks) -> int:
         """How many of these racks the holding completes on its own."""
         return sum(bool((self.plans.rack_aways(free, ex) == 0).any()) for _r, ex in racks)
 
-    def choose_turn(self, view: View, seat: Seat, legal: Sequence[Action],
+    def choose_turn(self, view: View, seat: Position, legal: Sequence[Action],
                     rng: random.Random) -> Action:
         mjs = declarations(legal, seat)
         if mjs and HOLD and self.may_hold(view, seat, mjs):
             legal = [a for a in legal if not isinstance(a, MahJongg)]
         return super().choose_turn(view, seat, legal, rng)
 
-    def choose_mahjongg(self, seat: Seat, options: Sequence[MahJongg]) -> MahJongg:
+    def choose_mahjongg(self, seat: Position, options: Sequence[MahJongg]) -> MahJongg:
         """A winning Mah Jongg, or a first one declared late: the most points. Otherwise
         the one leaving the other racks nearest (the greedy choice)."""
         racks = open_racks(seat)
@@ -297,7 +294,7 @@ class ExpertBot(GreedyBot):
 
         return min(options, key=key)
 
-    def may_hold(self, view: View, seat: Seat, options: Sequence[MahJongg]) -> bool:
+    def may_hold(self, view: View, seat: Position, options: Sequence[MahJongg]) -> bool:
         """Keep a first Mah Jongg concealed for now: flexible tiles (a Joker it uses may
         yet be freed by a natural), a Double when the other rack follows. Never on the
         winning Mah Jongg, a claimed tile, a declared hand, or near the end of the wall."""
@@ -314,7 +311,7 @@ class ExpertBot(GreedyBot):
                 return False  # a Double now
         return True
 
-    def choose_discard(self, view: View, seat: Seat, options: Sequence[Discard],
+    def choose_discard(self, view: View, seat: Position, options: Sequence[Discard],
                        rng: random.Random) -> Discard:
         if not self.planned(seat):
             return super().choose_discard(view, seat, options, rng)
@@ -324,15 +321,15 @@ class ExpertBot(GreedyBot):
             keep = [a for a in options
                     if self.complete_racks(minus(seat.free, (a.tile,)), racks)]
             options = keep or options
-        seen_not = unseen(view)
+        unseen_counts = unseen(view)
         holdings = [minus(seat.free, (a.tile,)) for a in options]
         picks = self.picks_left(view, True)
-        util, plans, per_plan = self.plan_utilities(seat.free, holdings, racks, seen_not,
+        util, plans, per_plan = self.plan_utilities(seat.free, holdings, racks, unseen_counts,
                                                      picks)
         if (MC_SAMPLES and len(plans) and len(options) > 1 and picks > 0
                 and time.perf_counter() < self.deadline):
             top = np.argsort(-util, kind="stable")[:int(MC_OPTIONS)].tolist()
-            refined = self.refine(top, holdings, plans, per_plan, seen_not, picks, rng)
+            refined = self.refine(top, holdings, plans, per_plan, unseen_counts, picks, rng)
             util = np.full(len(options), -np.inf)
             util[top] = refined
         order = sorted(range(len(options)),
@@ -340,14 +337,14 @@ class ExpertBot(GreedyBot):
                                       options[i].tile))
         if SAFE_MARGIN and view.wall_left > 0:
             # among discards nearly as good, the one least likely to feed a Mah Jongg
-            danger = self.danger(view, seen_not, winning_only=True)
+            danger = self.danger(view, unseen_counts, winning_only=True)
             best = float(util[order[0]])
             close = [i for i in order if float(util[i]) >= best - SAFE_MARGIN * abs(best)]
             if len(close) > 1 and danger.max() > 0:
                 return options[min(close, key=lambda i: danger[options[i].tile])]
         return options[order[0]]
 
-    def choose_claim(self, view: View, seat: Seat, legal: Sequence[Action],
+    def choose_claim(self, view: View, seat: Position, legal: Sequence[Action],
                      rng: random.Random) -> Action:
         mj = self.mahjongg_claim(legal, view, seat)
         if mj is not None and not (isinstance(mj, Claim) and self.wait_for_better(view, seat,
@@ -361,9 +358,9 @@ class ExpertBot(GreedyBot):
             return super().choose_claim(view, seat, legal, rng)
         tile = view.window[1]
         racks = open_racks(seat)
-        seen_not = unseen(view)
+        unseen_counts = unseen(view)
         picks = self.picks_left(view, False)
-        now = self.utility(seat.free, racks, seen_not, picks)
+        now = self.utility(seat.free, racks, unseen_counts, picks)
         with_tile = plus(seat.free, tile)
         best = -1.0
         for rack, tiles in self.exposure_options(seat, tile):
@@ -373,15 +370,15 @@ class ExpertBot(GreedyBot):
             holdings = [minus(after, (t,)) for t in kinds]
             if not holdings:
                 continue
-            u = self.utilities(after, holdings, new_racks, seen_not, picks - 1)
+            u = self.utilities(after, holdings, new_racks, unseen_counts, picks - 1)
             best = max(best, float(u.max()))
         return expose if best > now + EXPOSE_MARGIN * abs(now) else passing
 
-    def choose_exposure(self, view: View, seat: Seat, options: Sequence[Expose]) -> Expose:
+    def choose_exposure(self, view: View, seat: Position, options: Sequence[Expose]) -> Expose:
         if not self.planned(seat):
             return super().choose_exposure(view, seat, options)
         racks = open_racks(seat)
-        seen_not = unseen(view)
+        unseen_counts = unseen(view)
         picks = self.picks_left(view, True)
         best: tuple[tuple[float, int], Expose] | None = None
         for a in options:
@@ -390,7 +387,7 @@ class ExpertBot(GreedyBot):
             if not kinds:
                 continue
             u = float(self.utilities(after, [minus(after, (t,)) for t in kinds],
-                                     with_exposure(racks, a.rack, a.tiles), seen_not,
+                                     with_exposure(racks, a.rack, a.tiles), unseen_counts,
                                      picks).max())
             # when it is equal, Jokers stay in hand (an exposed one may be taken)
             key = (round(u, 9), -a.tiles.count(JOKER))
@@ -398,28 +395,28 @@ class ExpertBot(GreedyBot):
                 best = (key, a)
         return options[0] if best is None else best[1]
 
-    def choose_exchange(self, view: View, seat: Seat,
+    def choose_exchange(self, view: View, seat: Position,
                         options: Sequence[Exchange]) -> Exchange | None:
         if not self.planned(seat):
             return super().choose_exchange(view, seat, options)
         racks = open_racks(seat)
-        seen_not = unseen(view)
+        unseen_counts = unseen(view)
         picks = self.picks_left(view, True)
         base = plus(seat.free, JOKER)
-        now = self.turn_utility(seat.free, racks, seen_not, picks)
+        now = self.turn_utility(seat.free, racks, unseen_counts, picks)
         best: tuple[float, Exchange] | None = None
         for a in options:
             after = plus(minus(seat.free, (a.tile,)), JOKER)
             kinds = [t for t in range(len(after)) if after[t]]
             u = float(self.utilities(base, [minus(after, (t,)) for t in kinds], racks,
-                                     seen_not, picks).max())
+                                     unseen_counts, picks).max())
             if u >= now and (best is None or u > best[0]):
                 best = (u, a)
         return None if best is None else best[1]
 
-    def turn_utility(self, free: Sequence[int], racks: Racks, seen_not: Sequence[int],
+    def turn_utility(self, free: Sequence[int], racks: Racks, unseen_counts: Sequence[int],
                      picks: int) -> float:
         """The utility of the best discard from a holding during a turn."""
         kinds = [t for t in range(len(free)) if free[t]]
         return float(self.utilities(free, [minus(free, (t,)) for t in kinds], racks,
-                                    seen_not, picks).max())
+                                    unseen_counts, picks).max())

@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from twinrack.bots.plans import Exposures, Plan, Planner, Score, planner
-from twinrack.bots.seen import Seat, seat_of
+from twinrack.bots.plans import AwayValue, Exposures, Plan, Planner, planner
+from twinrack.bots.seen import Position, position
 from twinrack.card import Card, practice_card
 from twinrack.card.compiled import IMPOSSIBLE
 from twinrack.card.exposure import Exposure
@@ -29,6 +29,7 @@ from twinrack.engine.actions import (
     Pass,
     Undeclare,
 )
+from twinrack.engine.scoring import hand_points
 from twinrack.engine.view import View
 from twinrack.tiles import JOKER, NUM_KINDS
 
@@ -56,13 +57,12 @@ def minus(free: Sequence[int], tiles: Sequence[int]) -> list[int]:
     return out
 
 
-def open_racks(seat: Seat) -> Racks:
+def open_racks(seat: Position) -> Racks:
     """The racks a plan covers: open, and not the fixed rack of a declared hand."""
-    return tuple((r, seat.exposures[r]) for r in seat.open_racks
-                 if not (seat.declared is not None and r == 0))
+    return tuple((r, seat.exposures[r]) for r in seat.open_racks if r != seat.fixed_rack)
 
 
-def declarations(legal: Sequence[Action], seat: Seat) -> list[MahJongg]:
+def declarations(legal: Sequence[Action], seat: Position) -> list[MahJongg]:
     """The Mah Jonggs offered: with concealed tiles, or on a rack exposed in full. (An
     empty declaration on any other rack is strict mode's "as arranged", a Mah Jongg in
     error: never chosen.)"""
@@ -70,10 +70,10 @@ def declarations(legal: Sequence[Action], seat: Seat) -> list[MahJongg]:
             and (a.tiles or sum(x.size for x in seat.exposures[a.rack]) == 14)]
 
 
-def left_after(seat: Seat, a: MahJongg) -> list[int]:
+def left_after(seat: Position, a: MahJongg) -> list[int]:
     """The free tiles left after a Mah Jongg declaration (a declared hand's Mah Jongg takes
     its 13 fixed tiles and the 14th)."""
-    if seat.declared is not None and a.rack == 0:
+    if a.rack == seat.fixed_rack:
         pool = [x + y for x, y in zip(seat.free, seat.fixed, strict=True)]
         return minus(pool, a.tiles)
     return minus(seat.free, a.tiles)
@@ -93,7 +93,7 @@ class GreedyBot:
         self.card = card or default_card()
         self.plans: Planner = planner(self.card)
         self._best: dict[tuple[tuple[int, ...], Racks], Plan] = {}
-        self._discards: dict[tuple[tuple[int, ...], Racks], dict[int, Score]] = {}
+        self._discards: dict[tuple[tuple[int, ...], Racks], dict[int, AwayValue]] = {}
 
     def reset(self) -> None:
         self._best.clear()
@@ -110,7 +110,7 @@ class GreedyBot:
             p = self._best[key] = self.plans.best(free, racks)
         return p
 
-    def discard_scores(self, free: Sequence[int], racks: Racks) -> dict[int, Score]:
+    def discard_outcomes(self, free: Sequence[int], racks: Racks) -> dict[int, AwayValue]:
         key = (tuple(free), racks)
         d = self._discards.get(key)
         if d is None:
@@ -119,19 +119,19 @@ class GreedyBot:
             d = self._discards[key] = self.plans.discards(free, racks)
         return d
 
-    def after_discard(self, free: Sequence[int], racks: Racks) -> Score:
-        """The best score reachable by one discard (a turn's outcome)."""
-        scores = self.discard_scores(free, racks)
-        if not scores:
-            return self.best(free, racks).score
-        return min(scores.values(), key=Score.key)
+    def after_discard(self, free: Sequence[int], racks: Racks) -> AwayValue:
+        """The best plan reachable by one discard (a turn's outcome)."""
+        outcomes = self.discard_outcomes(free, racks)
+        if not outcomes:
+            return self.best(free, racks).away_value
+        return min(outcomes.values(), key=AwayValue.key)
 
     # ------------------------------------------------------------------ the protocol
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         if len(legal) == 1:
             return legal[0]
-        seat = seat_of(view)
+        seat = position(view)
         if view.phase == "declare":
             return self.choose_declare(view, seat, legal, rng)
         if view.phase == "window":
@@ -140,27 +140,27 @@ class GreedyBot:
 
     # ------------------------------------------------------------------ declare phase
 
-    def choose_declare(self, view: View, seat: Seat, legal: Sequence[Action],
+    def choose_declare(self, view: View, seat: Position, legal: Sequence[Action],
                        rng: random.Random) -> Action:
         declares = [a for a in legal if isinstance(a, Declare)]
         racks = open_racks(seat)
-        now = self.best(seat.free, racks).score
+        now = self.best(seat.free, racks).away_value
         best: tuple[tuple[int, int], Action] | None = None
         for a in declares:
             rest = minus(seat.free, a.tiles)
-            others = tuple(r for r in racks if r[0] != 0)
-            s = self.best(rest, others).score
+            others = tuple(r for r in racks if r[0] != 0)  # the declared hand takes rack 1
+            s = self.best(rest, others).away_value
             hand_value = self.card.hand(a.hand).value
-            score = Score(s.away + 1, s.value + hand_value)
-            if best is None or score.key() < best[0]:
-                best = (score.key(), a)
+            declared = AwayValue(s.away + 1, s.value + hand_value)
+            if best is None or declared.key() < best[0]:
+                best = (declared.key(), a)
         if best is not None and best[0] < now.key():
             return best[1]
         return next(a for a in legal if isinstance(a, Pass))
 
     # ------------------------------------------------------------------ claims
 
-    def mahjongg_claim(self, legal: Sequence[Action], view: View, seat: Seat) -> Action | None:
+    def mahjongg_claim(self, legal: Sequence[Action], view: View, seat: Position) -> Action | None:
         """The Mah Jongg claim to make (a Double first), if the discard really makes one."""
         kinds = {a.kind: a for a in legal if isinstance(a, Claim)}
         if "double" in kinds:
@@ -170,7 +170,7 @@ class GreedyBot:
             return kinds["mahjongg"]
         return None
 
-    def completes(self, seat: Seat, tile: int) -> bool:
+    def completes(self, seat: Position, tile: int) -> bool:
         """Whether ``tile`` makes a Mah Jongg on some open rack (strict mode offers the
         claim to everyone, so check)."""
         racks = open_racks(seat)
@@ -183,22 +183,22 @@ class GreedyBot:
                     return True
         return False
 
-    def exposure_gain(self, seat: Seat, tile: int) -> tuple[Score, Score]:
+    def exposure_gain(self, seat: Position, tile: int) -> tuple[AwayValue, AwayValue]:
         """(now, after): the plan's score now, and after claiming ``tile``, exposing it in
         the best way and discarding."""
         racks = open_racks(seat)
-        now = self.best(seat.free, racks).score
+        now = self.best(seat.free, racks).away_value
         with_tile = plus(seat.free, tile)
         if self.after_discard(with_tile, racks).away >= now.away:
             return now, now  # even unexposed the tile does not help
-        best = Score(IMPOSSIBLE, 0)
+        best = AwayValue(IMPOSSIBLE, 0)
         for rack, tiles in self.exposure_options(seat, tile):
             s = self.after_discard(minus(with_tile, tiles), with_exposure(racks, rack, tiles))
             if s.key() < best.key():
                 best = s
         return now, best
 
-    def exposure_options(self, seat: Seat, tile: int) -> list[tuple[int, tuple[int, ...]]]:
+    def exposure_options(self, seat: Position, tile: int) -> list[tuple[int, tuple[int, ...]]]:
         """Groups holding the claimed ``tile`` that could be exposed after the claim: naturals
         first, Jokers for the rest, in every group size the card uses for that tile."""
         sizes = sorted({g.size for h in self.plans.hands for w in h.ways for g in w.groups
@@ -217,7 +217,7 @@ class GreedyBot:
                     out.append((rack, tiles))
         return out
 
-    def choose_claim(self, view: View, seat: Seat, legal: Sequence[Action],
+    def choose_claim(self, view: View, seat: Position, legal: Sequence[Action],
                      rng: random.Random) -> Action:
         mj = self.mahjongg_claim(legal, view, seat)
         if mj is not None:
@@ -231,28 +231,24 @@ class GreedyBot:
 
     # ------------------------------------------------------------------ turns
 
-    def mahjongg_points(self, seat: Seat, a: MahJongg) -> int:
+    def mahjongg_points(self, seat: Position, a: MahJongg) -> int:
+        """What the declaration outcomes on its best line, as the table counts it (section
+        10: jokerless, closed, Royale bonuses)."""
         counts = [0] * NUM_KINDS
         for t in a.tiles:
             counts[t] += 1
         ex = seat.exposures[a.rack]
         matches = self.plans.cc.matches(counts, ex)
-        if not matches:
-            if seat.declared is not None and a.rack == 0:
-                return self.card.hand(seat.declared).value
-            return 0
-        best = 0
-        for m in matches:
-            v = m.hand.value
-            if m.jokerless and not m.hand.singles_and_pairs:
-                v *= 2
-            if m.closed:
-                v += 10
-            best = max(best, v)
-        return best
+        if matches:
+            return max(hand_points(m.hand, m.jokerless, m.closed, seat.scoring)
+                       for m in matches)
+        if seat.declared is not None and a.rack == seat.fixed_rack:
+            jokerless = JOKER not in a.tiles and all(x.jokers == 0 for x in ex)
+            return hand_points(self.card.hand(seat.declared), jokerless, not ex, seat.scoring)
+        return 0
 
-    def choose_mahjongg(self, seat: Seat, options: Sequence[MahJongg]) -> MahJongg:
-        """The declaration that leaves the other racks nearest, then scores the most."""
+    def choose_mahjongg(self, seat: Position, options: Sequence[MahJongg]) -> MahJongg:
+        """The declaration that leaves the other racks nearest, then outcomes the most."""
         racks = open_racks(seat)
         best: tuple[tuple[int, int], MahJongg] | None = None
         for a in options:
@@ -265,7 +261,7 @@ class GreedyBot:
         assert best is not None
         return best[1]
 
-    def choose_exposure(self, view: View, seat: Seat, options: Sequence[Expose]) -> Expose:
+    def choose_exposure(self, view: View, seat: Position, options: Sequence[Expose]) -> Expose:
         racks = open_racks(seat)
         best: tuple[tuple[int, int, int], Expose] | None = None
         for a in options:
@@ -277,7 +273,7 @@ class GreedyBot:
         assert best is not None
         return best[1]
 
-    def choose_exchange(self, view: View, seat: Seat,
+    def choose_exchange(self, view: View, seat: Position,
                         options: Sequence[Exchange]) -> Exchange | None:
         racks = open_racks(seat)
         if not racks:
@@ -291,19 +287,19 @@ class GreedyBot:
                 best = (s.key(), a)
         return None if best is None else best[1]
 
-    def choose_discard(self, view: View, seat: Seat, options: Sequence[Discard],
+    def choose_discard(self, view: View, seat: Position, options: Sequence[Discard],
                        rng: random.Random) -> Discard:
         racks = open_racks(seat)
-        scores = self.discard_scores(seat.free, racks)
+        outcomes = self.discard_outcomes(seat.free, racks)
         use = self.plans.usefulness(seat.free, racks)
 
         def key(a: Discard) -> tuple[int, int, int, int, int]:
-            s = scores.get(a.tile, Score(IMPOSSIBLE, 0))
+            s = outcomes.get(a.tile, AwayValue(IMPOSSIBLE, 0))
             return (s.away, -s.value, a.tile == JOKER, use[a.tile], a.tile)
 
         return min(options, key=key)
 
-    def choose_turn(self, view: View, seat: Seat, legal: Sequence[Action],
+    def choose_turn(self, view: View, seat: Position, legal: Sequence[Action],
                     rng: random.Random) -> Action:
         mjs = declarations(legal, seat)
         if mjs:

@@ -22,7 +22,7 @@ import numpy as np
 from twinrack.bots.expert import ExpertBot
 from twinrack.bots.greedy import Racks, minus, open_racks
 from twinrack.bots.plans import planner
-from twinrack.bots.seen import Seat, seat_of, unseen
+from twinrack.bots.seen import Position, position, unseen
 from twinrack.card import Card
 from twinrack.card.compiled import IMPOSSIBLE
 from twinrack.engine.state import card_info
@@ -95,17 +95,17 @@ class Hints:
                 "plans": [p.to_dict() for p in self.plans]}
 
 
-def _needs(tiles: tuple[int, ...], seen_not: list[int]) -> tuple[Need, ...]:
+def _needs(tiles: tuple[int, ...], unseen_counts: list[int]) -> tuple[Need, ...]:
     out: list[Need] = []
     for t in sorted(set(tiles)):
-        out.append(Need(CANONICAL[t], tiles.count(t), seen_not[t]))
+        out.append(Need(CANONICAL[t], tiles.count(t), unseen_counts[t]))
     return tuple(out)
 
 
-def _rack_lines(card: Card, seat: Seat, rack: int, seen_not: list[int], top: int,
+def _rack_lines(card: Card, seat: Position, rack: int, unseen_counts: list[int], top: int,
                 free: tuple[int, ...] | list[int] | None = None) -> tuple[Line, ...]:
     """The nearest lines for one open rack from the seat's free tiles (or ``free``)."""
-    if seat.declared is not None and rack == 0:
+    if seat.declared is not None and rack == seat.fixed_rack:
         # the declared hand: its 13 fixed tiles wait for one more
         cc = card_info(card).cc
         hand = card.hand(seat.declared)
@@ -113,16 +113,16 @@ def _rack_lines(card: Card, seat: Seat, rack: int, seen_not: list[int], top: int
         if not found:
             return ()
         h = found[0]
-        return (Line(hand.id, hand.section, h.away, _needs(h.needs, seen_not), hand.value,
+        return (Line(hand.id, hand.section, h.away, _needs(h.needs, unseen_counts), hand.value,
                      hand.concealed),)
     pl = planner(card)
     ex = seat.exposures[rack]
-    return tuple(Line(h.hand.id, h.hand.section, h.away, _needs(h.needs, seen_not),
+    return tuple(Line(h.hand.id, h.hand.section, h.away, _needs(h.needs, unseen_counts),
                       h.hand.value, h.hand.concealed)
                  for h in pl.cc.nearest(seat.free if free is None else free, ex, top=top))
 
 
-def _shares(card: Card, seat: Seat, racks: Racks) -> dict[int, list[int]]:
+def _shares(card: Card, seat: Position, racks: Racks) -> dict[int, list[int]]:
     """With three or four open racks (Imperial), the tiles each rack may count on: the
     holding less what the best plan's other racks use."""
     pl = planner(card)
@@ -141,7 +141,7 @@ def _shares(card: Card, seat: Seat, racks: Racks) -> dict[int, list[int]]:
     return out
 
 
-def _plans(card: Card, seat: Seat, racks: Racks, top: int) -> tuple[PlanHint, ...]:
+def _plans(card: Card, seat: Position, racks: Racks, top: int) -> tuple[PlanHint, ...]:
     pl = planner(card)
     if not racks:
         return ()
@@ -172,14 +172,8 @@ def _adviser(card: Card) -> ExpertBot:
     return bot
 
 
-def may_discard(view: View, seat: Seat) -> bool:
-    """Whether the seat is on its turn with a discard to make now."""
-    return (view.phase == "turn" and view.current == seat.seat and view.must is None
-            and sum(seat.free) > 0 and bool(seat.open_racks))
-
-
-def _discard(view: View, card: Card, seat: Seat, racks: Racks,
-             seen_not: list[int]) -> DiscardHint | None:
+def _discard(view: View, card: Card, seat: Position, racks: Racks,
+             unseen_counts: list[int]) -> DiscardHint | None:
     kinds = [t for t in range(NUM_KINDS) if seat.free[t]]
     if not kinds:
         return None
@@ -189,7 +183,7 @@ def _discard(view: View, card: Card, seat: Seat, racks: Racks,
     holdings = [minus(seat.free, (t,)) for t in kinds]
     if 1 <= len(racks) <= 2:
         picks = bot.picks_left(view, True)
-        util, _plans, _per_plan = bot.plan_utilities(seat.free, holdings, racks, seen_not,
+        util, _plans, _per_plan = bot.plan_utilities(seat.free, holdings, racks, unseen_counts,
                                                       picks)
         order = sorted(range(len(kinds)), key=lambda i: (-round(float(util[i]), 9),
                                                           kinds[i] == JOKER, kinds[i]))
@@ -199,11 +193,11 @@ def _discard(view: View, card: Card, seat: Seat, racks: Racks,
         use = bot.plans.usefulness(seat.free, racks)
         t = min(kinds, key=lambda k: (scores[k].away, -scores[k].value, k == JOKER,
                                       use[k], k))
-    return DiscardHint(CANONICAL[t], _reason(bot, seat, racks, t, seen_not))
+    return DiscardHint(CANONICAL[t], _reason(bot, seat, racks, t, unseen_counts))
 
 
-def _reason(bot: ExpertBot, seat: Seat, racks: Racks, tile: int,
-            seen_not: list[int]) -> str:
+def _reason(bot: ExpertBot, seat: Position, racks: Racks, tile: int,
+            unseen_counts: list[int]) -> str:
     """One line saying why ``tile`` can go."""
     name = CANONICAL[tile]
     pl = bot.plans
@@ -215,7 +209,7 @@ def _reason(bot: ExpertBot, seat: Seat, racks: Racks, tile: int,
         return f"{name}: no line is still possible, so it costs nothing"
     if use[tile] == 0:
         return f"{name} is in none of your nearest lines; {ids} stays {plan.away} away"
-    if seen_not[tile] == 0 and seat.free[tile] == 1:
+    if unseen_counts[tile] == 0 and seat.free[tile] == 1:
         return (f"{name}: every other copy is gone, so lines needing a pair of it are "
                 f"dead; {ids} stays {plan.away} away")
     return f"{name} is the tile your best plan needs least: {ids}, {plan.away} away"
@@ -223,14 +217,14 @@ def _reason(bot: ExpertBot, seat: Seat, racks: Racks, tile: int,
 
 def hints(view: View, card: Card, top: int = 3) -> Hints:
     """Hints for the seat of ``view`` (a player's own view, not a spectator's)."""
-    if view.seat is None or view.counts is None:
+    if view.free is None:
         return Hints((), None, ())
-    seat = seat_of(view)
-    seen_not = unseen(view)
+    seat = position(view)
+    unseen_counts = unseen(view)
     racks = open_racks(seat)
     shares = _shares(card, seat, racks) if len(racks) > 2 else {}
-    rack_hints = tuple(RackHint(r + 1, _rack_lines(card, seat, r, seen_not, top,
+    rack_hints = tuple(RackHint(r + 1, _rack_lines(card, seat, r, unseen_counts, top,
                                                    shares.get(r)))
                        for r in seat.open_racks)
-    discard = _discard(view, card, seat, racks, seen_not) if may_discard(view, seat) else None
+    discard = _discard(view, card, seat, racks, unseen_counts) if "discard" in view.verbs else None
     return Hints(rack_hints, discard, _plans(card, seat, racks, top))

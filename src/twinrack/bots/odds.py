@@ -28,7 +28,7 @@ from twinrack.tiles import JOKER, NUM_KINDS
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 
-_LOGF = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, 4096, dtype=np.float64)))])
+_LOG_FACTORIAL = np.concatenate([[0.0], np.cumsum(np.log(np.arange(1, 4096, dtype=np.float64)))])
 MAX_NEED = 15
 #: copies of a tile counted for a group beyond what it lacks (-1: all)
 OUT_SLACK = 1
@@ -39,7 +39,7 @@ def _log_choose(n: IntArray, k: IntArray) -> FloatArray:
     out = np.full(np.broadcast(n, k).shape, -np.inf)
     nn = np.broadcast_to(n, out.shape)[ok]
     kk = np.broadcast_to(k, out.shape)[ok]
-    out[ok] = _LOGF[nn] - _LOGF[kk] - _LOGF[nn - kk]
+    out[ok] = _LOG_FACTORIAL[nn] - _LOG_FACTORIAL[kk] - _LOG_FACTORIAL[nn - kk]
     return out
 
 
@@ -167,32 +167,32 @@ def chances(plans: Plans, holdings: IntArray, unseen: Sequence[int],
     out = np.zeros((h, p, len(horizons)))
     if not p or not h:
         return out
-    un = np.asarray(unseen, dtype=np.int64)
-    total = int(un.sum())
-    sn, sb, jokers = needs(plans, holdings)
-    short = np.maximum(sb.sum(axis=2) - jokers[:, None], 0)  # h x p
-    wanted = sb > 0
+    unseen_n = np.asarray(unseen, dtype=np.int64)
+    total = int(unseen_n.sum())
+    short_nat, short_big, jokers = needs(plans, holdings)
+    short = np.maximum(short_big.sum(axis=2) - jokers[:, None], 0)  # h x p
+    wanted = short_big > 0
     # copies beyond what a group lacks (plus ``OUT_SLACK``) are not counted: they cannot
     # all be used, and counting them would make a holding look better for lacking more
-    copies = np.maximum(un[None, None, :] - sn, 0)
+    copies = np.maximum(unseen_n[None, None, :] - short_nat, 0)
     if OUT_SLACK >= 0:
-        copies = np.minimum(copies, sb + OUT_SLACK)
-    outs = un[JOKER] + (copies * wanted).sum(axis=2)
+        copies = np.minimum(copies, short_big + OUT_SLACK)
+    outs = unseen_n[JOKER] + (copies * wanted).sum(axis=2)
     outs = np.minimum(outs, total)
-    sn_c = np.minimum(sn, MAX_NEED)
-    short_c = np.minimum(short, MAX_NEED)
-    impossible = (sn > un[None, None, :]).any(axis=2) | (short > outs)
+    short_nat_capped = np.minimum(short_nat, MAX_NEED)
+    short_big_capped = np.minimum(short, MAX_NEED)
+    impossible = (short_nat > unseen_n[None, None, :]).any(axis=2) | (short > outs)
     # only kinds that some plan lacks matter for the natural product
-    cols = np.flatnonzero(sn.any(axis=(0, 1)))
+    cols = np.flatnonzero(short_nat.any(axis=(0, 1)))
     for i, d in enumerate(horizons):
         t = tails(total, int(d))
         if len(cols):
-            per = t[un[cols][None, None, :], sn_c[:, :, cols]]
+            per = t[unseen_n[cols][None, None, :], short_nat_capped[:, :, cols]]
             p_nat = per.prod(axis=2)
         else:
             p_nat = np.ones((h, p))
-        p_big = (tails(total, round(d * (1 + claims)))[outs, short_c] if claims
-                 else t[outs, short_c])
+        p_big = (tails(total, round(d * (1 + claims)))[outs, short_big_capped] if claims
+                 else t[outs, short_big_capped])
         out[:, :, i] = p_nat * p_big
     out[impossible] = 0.0
     return out

@@ -25,7 +25,7 @@ from twinrack.tiles import JOKER, NUM_KINDS
 Exposures = tuple[Exposure, ...]
 
 
-class Score(NamedTuple):
+class AwayValue(NamedTuple):
     """A plan's tiles away (fewer is better) and the card value of its lines."""
 
     away: int
@@ -55,8 +55,8 @@ class Plan:
         return sum(r.hand.value for r in self.racks)
 
     @property
-    def score(self) -> Score:
-        return Score(self.away, self.value)
+    def away_value(self) -> AwayValue:
+        return AwayValue(self.away, self.value)
 
 
 _NONE = Plan((), IMPOSSIBLE)
@@ -154,25 +154,25 @@ class Planner:
         return start + hand.ways.index(way)
 
     def discards(self, free: Sequence[int],
-                 racks: Sequence[tuple[int, Exposures]]) -> dict[int, Score]:
+                 racks: Sequence[tuple[int, Exposures]]) -> dict[int, AwayValue]:
         """For each kind of tile in ``free``: the best plan's score after discarding one."""
         kinds = [t for t in range(NUM_KINDS) if free[t]]
         if not racks:
-            return {t: Score(0, 0) for t in kinds}
+            return {t: AwayValue(0, 0) for t in kinds}
         if len(racks) == 1:
             ex = racks[0][1]
             tracker = self.cc.tracker(np.asarray(free, dtype=np.int64), ex)
-            out: dict[int, Score] = {}
+            out: dict[int, AwayValue] = {}
             for t in kinds:
                 a = tracker.aways_without(t)
                 best = int(a.min())
                 value = int(self.way_value[a == best].max()) if best < IMPOSSIBLE else 0
-                out[t] = Score(best, value)
+                out[t] = AwayValue(best, value)
             return out
         if len(racks) == 2:
             scores = self.cc.discard_scores(np.asarray(free, dtype=np.int64), racks[0][1],
                                             racks[1][1])
-            return {d.tile: Score(d.away, d.value) for d in scores}
+            return {d.tile: AwayValue(d.away, d.value) for d in scores}
         # Imperial: tiles no rack's plan uses cost nothing; the others are scored in full
         plan = self.best(free, racks)
         rest = list(free)
@@ -183,11 +183,11 @@ class Planner:
         out = {}
         for t in kinds:
             if rest[t] > 0:
-                out[t] = plan.score
+                out[t] = plan.away_value
             else:
                 less = list(free)
                 less[t] -= 1
-                out[t] = self.best(less, racks).score
+                out[t] = self.best(less, racks).away_value
         return out
 
     def usefulness(self, free: Sequence[int], racks: Sequence[tuple[int, Exposures]],

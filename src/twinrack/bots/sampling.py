@@ -54,44 +54,46 @@ class Futures:
     def finish(self, plans: Plans, holdings: IntArray) -> IntArray:
         """The pick at which each plan is finished from each holding in each future
         (``never`` when not within the draws): holdings x plans x samples."""
-        sn, sb, jokers = needs(plans, holdings)
-        h, p = sn.shape[0], sn.shape[1]
+        short_nat, short_big, jokers = needs(plans, holdings)
+        h, p = short_nat.shape[0], short_nat.shape[1]
         s = self.samples
-        arr = self.arrival
+        arrival = self.arrival
         out = np.zeros((h, p, s), dtype=np.int64)
         if not p:
             return out
-        sn = np.minimum(sn, MAX_COPIES)
-        cols = np.flatnonzero(sn.any(axis=(0, 1)))
+        short_nat = np.minimum(short_nat, MAX_COPIES)
+        cols = np.flatnonzero(short_nat.any(axis=(0, 1)))
         if len(cols):
-            # arr[:, cols, :] is s x c x m; gather the sn-th arrival of each kind
-            a = arr[:, cols, :]  # s x c x (M+1)
-            idx = sn[:, :, cols]  # h x p x c
+            # arrival[:, cols, :] is s x c x m; gather the short_nat-th arrival of each kind
+            a = arrival[:, cols, :]  # s x c x (M+1)
+            idx = short_nat[:, :, cols]  # h x p x c
             times = a[np.arange(s)[None, None, :, None], np.arange(len(cols))[None, None, None, :],
                       idx[:, :, None, :]]  # h x p x s x c
             out = np.maximum(out, times.max(axis=3))
-        short = np.maximum(sb.sum(axis=2) - jokers[:, None], 0)  # h x p
+        short = np.maximum(short_big.sum(axis=2) - jokers[:, None], 0)  # h x p
         need_big = short > 0
         if need_big.any():
-            bcols = np.flatnonzero((sb > 0).any(axis=(0, 1)))
-            most = int(min(sb[:, :, bcols].max(), MAX_COPIES))
+            big_cols = np.flatnonzero((short_big > 0).any(axis=(0, 1)))
+            most = int(min(short_big[:, :, big_cols].max(), MAX_COPIES))
             j = np.arange(1, most + 1)
             # the copies beyond the naturals' share fill the group, up to its shortfall
-            pos = np.minimum(sn[:, :, bcols, None] + j[None, None, None, :], MAX_COPIES)
-            valid = j[None, None, None, :] <= sb[:, :, bcols, None]  # h x p x b x j
-            a = arr[:, bcols, :]  # s x b x (M+1)
-            ev = a[np.arange(s)[None, None, :, None, None],
-                   np.arange(len(bcols))[None, None, None, :, None],
-                   pos[:, :, None, :, :]]  # h x p x s x b x j
-            ev = np.where(valid[:, :, None, :, :], ev, self.never)
-            ev = ev.reshape(h, p, s, -1)
-            jk = arr[:, JOKER, 1:]  # s x M
-            ev = np.concatenate([ev, np.broadcast_to(jk[None, None, :, :], (h, p, s, jk.shape[1]))],
-                                axis=3)
-            ev.sort(axis=3)
-            k = np.clip(short - 1, 0, ev.shape[3] - 1)
-            big_time = np.take_along_axis(ev, np.broadcast_to(k[:, :, None, None], (h, p, s, 1)),
-                                          axis=3)[..., 0]
+            pos = np.minimum(short_nat[:, :, big_cols, None] + j[None, None, None, :], MAX_COPIES)
+            valid = j[None, None, None, :] <= short_big[:, :, big_cols, None]  # h x p x b x j
+            a = arrival[:, big_cols, :]  # s x b x (M+1)
+            # the pick at which each slot of the groups' shortfall can be filled
+            fills = a[np.arange(s)[None, None, :, None, None],
+                      np.arange(len(big_cols))[None, None, None, :, None],
+                      pos[:, :, None, :, :]]  # h x p x s x b x j
+            fills = np.where(valid[:, :, None, :, :], fills, self.never)
+            fills = fills.reshape(h, p, s, -1)
+            joker_arrival = arrival[:, JOKER, 1:]  # s x M
+            jokers_in = np.broadcast_to(joker_arrival[None, None, :, :],
+                                        (h, p, s, joker_arrival.shape[1]))
+            fills = np.concatenate([fills, jokers_in], axis=3)
+            fills.sort(axis=3)
+            k = np.clip(short - 1, 0, fills.shape[3] - 1)
+            big_time = np.take_along_axis(
+                fills, np.broadcast_to(k[:, :, None, None], (h, p, s, 1)), axis=3)[..., 0]
             big_time = np.where(need_big[:, :, None], big_time, 0)
             out = np.maximum(out, big_time)
         return np.minimum(out, self.never)

@@ -1,4 +1,4 @@
-"""What a seat knows from its view: its own tiles, its open racks, and the unseen tiles.
+"""What a seat knows from its view: its own position, and the tiles it has not seen.
 
 A tile is *seen* by a seat when it lies in the seat's own concealed tiles, on the table
 (discards still lying there), in any exposure (Jokers as Jokers), in an exposed Mah Jongg or
@@ -9,8 +9,10 @@ it is in the wall or in another seat's concealed tiles, and the view cannot tell
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from twinrack.card.exposure import Exposure
+from twinrack.engine import RuleSet, ScoringRules
 from twinrack.engine.view import View
 from twinrack.tiles import JOKER, NUM_KINDS, tile_set
 
@@ -57,29 +59,41 @@ def own_counts(view: View) -> list[int]:
     return out
 
 
+@cache
+def _scoring_rules(variant: str, players: int, revision: str) -> ScoringRules:
+    return RuleSet(variant=variant, players=players, revision=revision).scoring_rules()
+
+
+def scoring_rules(view: View) -> ScoringRules:
+    """How the table scores a hand, from what the view says of the game: its revision
+    (the closed bonus is 2024's) and its variant and players (more than one set: the
+    Royale bonuses). A table that turned the Royale bonuses on or off by hand is not told
+    apart: the view does not carry that option."""
+    return _scoring_rules(view.variant, view.players, view.revision)
+
+
 @dataclass(frozen=True)
-class Seat:
-    """One seat's position as its own view shows it."""
+class Position:
+    """The viewer's own position, read off its view: the engine says which racks are still
+    open, which concealed tiles may be played and which rack a declared hand fixes; a bot
+    never works that out again."""
 
     seat: int
-    free: tuple[int, ...]  # concealed tiles it may play (a declared hand's 13 left out)
+    free: tuple[int, ...]  # concealed tiles it may play (``View.free``)
     open_racks: tuple[int, ...]  # racks with neither a Mah Jongg nor death
     exposures: tuple[tuple[Exposure, ...], ...]  # per rack (every rack, open or not)
     declared: str | None
-    fixed: tuple[int, ...]  # the 13 tiles fixed by a declared hand (counts), else zeros
-    mahjonggs: int
+    fixed_rack: int | None  # the rack whose 13 tiles a declared hand fixes
+    fixed: tuple[int, ...]  # those 13 tiles (counts), else zeros
+    scoring: ScoringRules  # how the table scores a hand (section 10)
 
 
-def seat_of(view: View) -> Seat:
-    """The viewer's own position (``view.seat`` must not be ``None``)."""
-    assert view.seat is not None and view.counts is not None
+def position(view: View) -> Position:
+    """The viewer's own position (a seat's view, not a spectator's)."""
+    assert view.seat is not None and view.counts is not None and view.free is not None
     me = view.seats[view.seat]
-    pool = own_counts(view)
-    fixed = [0] * NUM_KINDS
-    if me.declared is not None:
-        fixed = list(view.counts[0])
-    free = tuple(a - b for a, b in zip(pool, fixed, strict=True))
-    open_racks = tuple(i for i, r in enumerate(me.racks)
-                       if r.mahjongg is None and r.dead is None)
-    return Seat(view.seat, free, open_racks, tuple(r.exposures for r in me.racks),
-                me.declared, tuple(fixed), sum(r.mahjongg is not None for r in me.racks))
+    fixed = (view.counts[view.fixed_rack] if view.fixed_rack is not None
+             else (0,) * NUM_KINDS)
+    return Position(view.seat, view.free, view.open_racks,
+                    tuple(r.exposures for r in me.racks), me.declared, view.fixed_rack,
+                    tuple(fixed), scoring_rules(view))

@@ -83,8 +83,8 @@ def _bot(source: str, name: str, level: str) -> Any:
     key = (card.sha256, level)
     bot = _BOTS.get(key)
     if bot is None:
-        cls = BOTS.get(level) or BOTS["random"]
-        bot = _BOTS[key] = cls(card)
+        make = BOTS.get(level, BOTS["random"])  # the one way to make a bot
+        bot = _BOTS[key] = make(card)
     return bot
 
 

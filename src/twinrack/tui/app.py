@@ -25,10 +25,9 @@ from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, OptionList, RichLog, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Footer, Header, RichLog, Static
 
 from twinrack.card import Card
 from twinrack.engine import (
@@ -49,11 +48,10 @@ from twinrack.engine import (
 )
 from twinrack.engine.events import Event, Granted, Picked
 from twinrack.tiles import INDEX
-from twinrack.tui import render
+from twinrack.tui import render, status
 from twinrack.tui.arrangement import Arrangement
-from twinrack.tui.table import Table
-
-MJ_KINDS = ("mahjongg", "double")
+from twinrack.tui.dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, ScoreScreen
+from twinrack.tui.table import TerminalTable
 
 
 def load_hints() -> Callable[..., Any] | None:
@@ -64,110 +62,6 @@ def load_hints() -> Callable[..., Any] | None:
         return None
     fn: Callable[..., Any] = hints
     return fn
-
-
-# ---------------------------------------------------------------------------- dialogs
-
-
-class ChoiceScreen(ModalScreen[int | None]):
-    """Pick one of several actions from a list (Enter), or Esc to cancel."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "Cancel")]
-
-    def __init__(self, title: str, labels: Sequence[str], note: str = "",
-                 warn: Sequence[bool] = ()) -> None:
-        super().__init__()
-        self.title_text = title
-        self.labels = list(labels)
-        self.note = note
-        self.warn = list(warn)
-
-    def compose(self) -> ComposeResult:
-        options = []
-        for i, label in enumerate(self.labels):
-            danger = i < len(self.warn) and self.warn[i]
-            options.append(Option(Text(label, style="bold red" if danger else "")))
-        with Vertical(id="dialog"):
-            yield Static(Text(self.title_text, style="bold"), id="dialog-title")
-            yield OptionList(*options, id="choices", markup=False)
-            yield Static(Text(self.note or "Enter choose · Esc cancel", style="dim"))
-
-    def on_mount(self) -> None:
-        self.query_one(OptionList).focus()
-        self.query_one(OptionList).highlighted = 0
-
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option_index)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-
-class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("y", "answer(True)", "Yes"),
-        Binding("n", "answer(False)", "No"),
-        Binding("escape", "answer(False)", "No", show=False),
-    ]
-
-    def __init__(self, question: str) -> None:
-        super().__init__()
-        self.question = question
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="dialog"):
-            yield Static(Text(self.question, style="bold"))
-            yield Static(Text("y yes · n no", style="dim"))
-
-    def action_answer(self, yes: bool) -> None:
-        self.dismiss(yes)
-
-
-class HelpScreen(ModalScreen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "close", "Close"),
-        Binding("question_mark", "close", "Close", show=False),
-        Binding("q", "close", "Close", show=False),
-    ]
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="dialog"):
-            yield Static(Text.from_markup(render.HELP), id="help")
-
-    def action_close(self) -> None:
-        self.dismiss(None)
-
-
-class ScoreScreen(ModalScreen[str | None]):
-    """The itemized score at the end: ``n`` new game, ``w`` save the game's record, ``q``
-    quit, Esc back to the table."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "done('new')", "New game"),
-        Binding("w", "save", "Save record"),
-        Binding("q", "done('quit')", "Quit"),
-        Binding("escape", "done(None)", "Table"),
-    ]
-
-    def __init__(self, text: Text, save: Callable[[], Text] | None = None) -> None:
-        super().__init__()
-        self.text = text
-        self.save = save
-
-    def compose(self) -> ComposeResult:
-        with VerticalScroll(id="dialog"):
-            yield Static(self.text, id="score")
-
-    def action_save(self) -> None:
-        """Save the record; the dialog then says where."""
-        if self.save is not None:
-            self.text = self.save()
-            self.query_one("#score", Static).update(self.text)
-
-    def action_done(self, what: str | None) -> None:
-        self.dismiss(what)
 
 
 # ---------------------------------------------------------------------------- the table
@@ -203,7 +97,7 @@ class Board(Screen[None]):
         Binding("q", "quit_game", "Quit"),
     ]
 
-    def __init__(self, table: Table, *, delay: float = 0.4, call_time: float = 0.0,
+    def __init__(self, table: TerminalTable, *, delay: float = 0.4, call_time: float = 0.0,
                  auto_pass: bool = True, hints: bool = False,
                  record_dir: Path | None = None, card_path: str | None = None) -> None:
         super().__init__()
@@ -254,7 +148,7 @@ class Board(Screen[None]):
         self.query_one("#hints").display = self.hints_on
         self.start(self.table)
 
-    def start(self, table: Table) -> None:
+    def start(self, table: TerminalTable) -> None:
         """Seat the player at a new table."""
         self.generation += 1
         self._stop_timers()
@@ -362,7 +256,7 @@ class Board(Screen[None]):
             self.prompted = key
             if v.must == "expose":
                 self.action_expose()
-            elif v.must in MJ_KINDS:
+            elif v.must in status.MJ_KINDS:
                 self.action_mahjongg()
             elif v.must == "error":
                 self.choose_from(t.find(lambda a: isinstance(a, Expose | Withdraw)),
@@ -434,73 +328,8 @@ class Board(Screen[None]):
         self.query_one("#status", Static).update(self.status_text())
 
     def status_text(self) -> Text:
-        t = self.table
-        v = t.view()
-        out = Text()
-        out.append(f"Turn {v.turn} · Wall {v.wall_left} left · ", style="dim")
-        out.append_text(self.situation())
-        out.append("\n")
-        out.append_text(self.message)
-        return out
-
-    def situation(self) -> Text:
-        """What is happening and which keys do something now (read off legal_actions)."""
-        t = self.table
-        v = t.view()
-        names = self.names
-        if t.over:
-            return Text("Game over: n new game · q quit", style="bold")
-        if not t.player_to_act():
-            acting = ", ".join(names[s] for s in v.to_act)
-            return Text(f"{acting} to play...", style="italic")
-        legal = t.legal()
-        if t.declaring():
-            return Text("Declare an Atomic-style hand? a declare · p pass", style="bold yellow")
-        if t.in_window():
-            assert v.window is not None
-            d, tile = v.window
-            out = Text("CALL? ", style="bold reverse yellow")
-            out.append(f" {names[d]} discarded ")
-            out.append_text(render.tile_text(tile, "bold"))
-            out.append(": ")
-            keys = []
-            if Claim(t.seat, "expose") in legal:
-                keys.append("c claim for exposure")
-            if Claim(t.seat, "double") in legal:
-                keys.append("M claim DOUBLE Mah Jongg")
-            elif Claim(t.seat, "mahjongg") in legal:
-                keys.append("M claim Mah Jongg")
-            keys.append("p pass")
-            out.append(" · ".join(keys), style="bold")
-            if self.call_timer is not None:
-                out.append(f"  [{self.call_left}s]", style="bold red")
-            return out
-        if v.must == "expose":
-            return Text("Expose a group with the claimed tile: e choose", style="bold yellow")
-        if v.must in MJ_KINDS:
-            return Text("Declare the Mah Jongg the claimed tile makes: j choose",
-                        style="bold yellow")
-        if v.must == "error":
-            return Text("No Mah Jongg with the claimed tile: e choose (expose or withdraw)",
-                        style="bold red")
-        out = Text("Your turn", style="bold green")
-        if v.acquired is not None:
-            got = "claimed" if v.claim is not None else "picked"
-            out.append(f" (you {got} ")
-            out.append_text(render.tile_text(v.acquired))
-            out.append(")")
-        out.append(": d discard")
-        if any(isinstance(a, Move) for a in legal):
-            out.append(" · m move")
-        if any(isinstance(a, MahJongg) for a in legal):
-            out.append(" · j MAH JONGG!", style="bold reverse green")
-        if any(isinstance(a, Exchange) for a in legal):
-            out.append(" · x exchange a Joker", style="bold")
-        if any(isinstance(a, Expose) for a in legal):
-            out.append(" · e expose")
-        if any(isinstance(a, Undeclare) for a in legal):
-            out.append(" · u go off declared hand")
-        return out
+        call_left = self.call_left if self.call_timer is not None else None
+        return status.status_text(self.table, self.names, self.message, call_left)
 
     def say(self, text: str, style: str = "yellow") -> None:
         self.message = Text(text, style=style)
@@ -544,55 +373,34 @@ class Board(Screen[None]):
 
     # ------------------------------------------------------------------ choices
 
-    def choose_from(self, actions: list[Action], title: str,
-                    then: Callable[[Action], None] | None = None) -> None:
+    def choose_from(self, actions: list[Action], title: str) -> None:
         """Show legal actions in a list, with what each would do; apply the one chosen
         (asking first when it would kill a rack)."""
-        t = self.table
-        v = t.view()
-        rows: list[tuple[tuple[int, int, int], Action, str, tuple[int, ...]]] = []
-        for n, a in enumerate(actions):
-            killed: tuple[int, ...] = ()
-            line = None
-            order = (0, 0, n)
-            if isinstance(a, Expose | MahJongg | Exchange):
-                p = t.preview(a)
-                killed = p.kills
-                if p.mahjongg is not None:
-                    value = t.hand_value(p.mahjongg.hand)
-                    line = render.line_words(p.mahjongg, value)
-                    # presentation only: jokerless lines first, then the higher card value
-                    order = (0 if p.mahjongg.jokerless else 1, -(value or 0), n)
-            rows.append((order, a, render.action_label(a, self.names, v, killed, line),
-                         killed))
-        rows.sort(key=lambda row: row[0])
-        actions = [row[1] for row in rows]
-        labels = [row[2] for row in rows]
-        kills = [row[3] for row in rows]
+        choices = self.table.choices(actions, self.names)
 
         def chosen(index: int | None) -> None:
             if index is None:
                 self.say("Cancelled.", style="dim")
                 return
-            action = actions[index]
-            if kills[index]:
-                racks = ", ".join(str(r + 1) for r in kills[index])
-
-                def confirmed(yes: bool | None) -> None:
-                    if yes:
-                        self.act(action)
-                    else:
-                        self.say("Not exposed.", style="dim")
-                        self.prompted = None
-
-                self.app.push_screen(ConfirmScreen(
-                    f"{render.action_label(action, self.names, v)}\n\nThis exposure fits no "
-                    f"line of the card: rack {racks} will be DEAD. Expose anyway?"), confirmed)
+            choice = choices[index]
+            if not choice.kills:
+                self.act(choice.action)
                 return
-            (then or self.act)(action)
 
-        self.app.push_screen(ChoiceScreen(title, labels, warn=[bool(k) for k in kills]),
-                             chosen)
+            def confirmed(yes: bool | None) -> None:
+                if yes:
+                    self.act(choice.action)
+                else:
+                    self.say("Not exposed.", style="dim")
+                    self.prompted = None
+
+            racks = ", ".join(str(r + 1) for r in choice.kills)
+            self.app.push_screen(ConfirmScreen(
+                f"{choice.plain}\n\nThis exposure fits no line of the card: rack {racks} "
+                "will be DEAD. Expose anyway?"), confirmed)
+
+        self.app.push_screen(ChoiceScreen(title, [c.label for c in choices],
+                                          warn=[bool(c.kills) for c in choices]), chosen)
 
     # ------------------------------------------------------------------ keys
 
@@ -849,8 +657,8 @@ class PlayApp(App[None]):
         self.delay = delay
         self.call_time = call_time
         self.auto_pass = auto_pass
-        self.table = Table(self.rules, seed=self.seed, card=card, bot=bot, bots=bots,
-                           stack=stack, state=state)
+        self.table = TerminalTable(self.rules, seed=self.seed, card=card, bot=bot,
+                                   bots=bots, stack=stack, state=state)
         self.board = Board(self.table, delay=delay, call_time=call_time, auto_pass=auto_pass,
                            hints=hints, record_dir=record_dir, card_path=card_path)
 
@@ -862,5 +670,5 @@ class PlayApp(App[None]):
         while self.screen is not self.board:
             self.pop_screen()
         self.seed = self.table.seed + 1
-        self.table = Table(self.rules, seed=self.seed, card=self.card, bot=self.bot)
+        self.table = TerminalTable(self.rules, seed=self.seed, card=self.card, bot=self.bot)
         self.board.start(self.table)

@@ -9,19 +9,20 @@ the game and read the events the engine gives back.
 
 from __future__ import annotations
 
-import inspect
 import json
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from twinrack.bots import BOTS
+from twinrack.bots import BOTS, Bot, Driver
 from twinrack.card import Card, practice_card
 from twinrack.engine import (
     Action,
+    Exchange,
+    Expose,
     GameState,
+    MahJongg,
     RuleSet,
     Score,
     View,
@@ -34,7 +35,7 @@ from twinrack.engine import (
 )
 from twinrack.engine.events import Event, MahJonggDeclared, RackDead
 from twinrack.engine.record import record_of
-from twinrack.engine.state import DECLARE, TURN, WINDOW
+from twinrack.tui import render
 
 
 def default_bot() -> str:
@@ -42,16 +43,14 @@ def default_bot() -> str:
     return "greedy" if "greedy" in BOTS else "random"
 
 
-def make_bot(name: str, card: Card) -> Any:
-    """An instance of a registered bot (given the card when its constructor takes one)."""
-    cls = BOTS[name]
-    try:
-        params = inspect.signature(cls).parameters
-    except (TypeError, ValueError):  # pragma: no cover - builtins without a signature
-        params = {}  # type: ignore[assignment]
-    if "card" in params:
-        return cls(card=card)
-    return cls()
+@dataclass(frozen=True)
+class Choice:
+    """One action offered in a list: its label says what it would do."""
+
+    action: Action
+    label: str  # with the line a Mah Jongg makes and the racks an exposure kills
+    plain: str  # the action alone
+    kills: tuple[int, ...]  # the player's racks it would make dead
 
 
 @dataclass
@@ -62,12 +61,13 @@ class Preview:
     mahjongg: MahJonggDeclared | None = None
 
 
-class Table:
-    """A game between the player (``seat``) and bots on every other seat."""
+class TerminalTable:
+    """A game at the terminal between the player (``seat``) and bots on every other seat
+    (not the web table of :mod:`twinrack.server.table`)."""
 
     def __init__(self, rules: RuleSet, *, seed: int, card: Card | None = None,
                  bot: str | None = None, seat: int = 0,
-                 bots: dict[int, Any] | None = None, stack: Sequence[int] | None = None,
+                 bots: dict[int, Bot] | None = None, stack: Sequence[int] | None = None,
                  state: GameState | None = None) -> None:
         """A new game dealt from ``seed`` (``stack``: rig the first tiles, for scenarios),
         or ``state``, a game already under way (its rules and card win)."""
@@ -81,10 +81,10 @@ class Table:
         self.state: GameState = state if state is not None else new_game(
             rules, seed=seed, card=self.card, stack=stack)
         given = bots or {}
-        self.bots: dict[int, Any] = {
-            s: given.get(s) or make_bot(self.bot_name, self.card)
-            for s in range(rules.players) if s != seat}
-        self.rngs = {s: random.Random(f"{seed}:{s}") for s in self.bots}
+        self.bots: dict[int, Bot] = {s: given.get(s) or BOTS[self.bot_name](self.card)
+                                     for s in range(rules.players) if s != seat}
+        self.driver = Driver(self.state, self.bots,
+                             {s: random.Random(f"{seed}:{s}") for s in self.bots})
 
     # ------------------------------------------------------------------ what the player sees
 
@@ -125,39 +125,31 @@ class Table:
 
     def bot_to_act(self) -> int | None:
         """A bot seat that must act now; the player answers first when both must."""
-        acting = self.state.to_act()
-        if not acting or self.seat in acting:
-            return None
-        return acting[0]
+        return self.driver.bot_to_act()
 
     def phase(self) -> str:
         return self.state.phase
 
     def in_window(self) -> bool:
-        return self.state.phase == WINDOW
+        return self.state.phase == "window"
 
     def in_turn(self) -> bool:
-        return self.state.phase == TURN
+        return self.state.phase == "turn"
 
     def declaring(self) -> bool:
-        return self.state.phase == DECLARE
+        return self.state.phase == "declare"
 
     # ------------------------------------------------------------------ acting
 
     def bot_step(self) -> tuple[Action, list[Event]]:
         """Let the bot that must act choose and play; the events as the player sees them."""
-        s = self.bot_to_act()
-        if s is None:
-            raise RuntimeError("no bot has to act now")
-        legal = legal_actions(self.state, s)
-        action = self.bots[s].choose(view(self.state, s), legal, self.rngs[s])
-        events = apply(self.state, action)
-        return action, [e.seen_by(self.seat) for e in events]
+        decision = self.driver.bot_decides()
+        return decision.action, [e.seen_by(self.seat) for e in decision.events]
 
     def play(self, action: Action) -> list[Event]:
         """Apply the player's action (it must be legal); the events as the player sees
         them."""
-        return [e.seen_by(self.seat) for e in apply(self.state, action)]
+        return [e.seen_by(self.seat) for e in self.driver.play(action)]
 
     def find(self, wanted: Callable[[Action], bool]) -> list[Action]:
         """The player's legal actions matching ``wanted``."""
@@ -178,6 +170,24 @@ class Table:
         mj = next((e for e in events if isinstance(e, MahJonggDeclared)
                    and e.seat == self.seat), None)
         return Preview(kills, mj)  # nothing else: the copy may have gone on to a pick
+
+    def choices(self, actions: Sequence[Action], names: Sequence[str]) -> list[Choice]:
+        """The actions as a list to choose from, each previewed on a copy of the game:
+        Mah Jonggs on jokerless lines first, then by card value (presentation only)."""
+        v = self.view()
+        rows: list[tuple[tuple[int, int, int], Choice]] = []
+        for n, a in enumerate(actions):
+            p = self.preview(a) if isinstance(a, Expose | MahJongg | Exchange) else Preview()
+            line = None
+            order = (0, 0, n)
+            if p.mahjongg is not None:
+                value = self.hand_value(p.mahjongg.hand)
+                line = render.line_words(p.mahjongg, value)
+                order = (0 if p.mahjongg.jokerless else 1, -(value or 0), n)
+            rows.append((order, Choice(a, render.action_label(a, names, v, p.kills, line),
+                                       render.action_label(a, names, v), p.kills)))
+        rows.sort(key=lambda row: row[0])
+        return [choice for _order, choice in rows]
 
     def save_record(self, folder: Path) -> Path:
         """Write the game's record (JSON, ``twinrack replay --verify`` checks it) into

@@ -1,0 +1,74 @@
+"""The chance of finishing a plan, on small stated positions, against the hypergeometric
+counts worked out by hand with ``math.comb``."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.bots.stated import at_least, holding, kinds, one_plan
+from twinrack.bots.odds import candidates, chances, needs, tails
+from twinrack.bots.plans import planner
+from twinrack.card import practice_card
+from twinrack.tiles import NUM_KINDS, parse_tiles
+
+
+@pytest.mark.parametrize(("unseen", "draws", "useful", "m"), [
+    (10, 3, 4, 2), (124, 20, 1, 1), (124, 20, 3, 2), (60, 60, 2, 2), (30, 0, 5, 1)])
+def test_tails_are_the_hypergeometric_tail(unseen: int, draws: int, useful: int,
+                                           m: int) -> None:
+    assert tails(unseen, draws)[useful, m] == pytest.approx(at_least(m, useful, unseen, draws),
+                                                            abs=1e-12)
+
+
+def test_a_missing_natural_comes_with_the_chance_of_its_copies() -> None:
+    """A pair lacks one 8C; one 8C is unseen among 10 tiles; 5 picks: 5 in 10."""
+    got = chances(one_plan(nat={"8C": 2}), holding({"8C": 1}), kinds({"8C": 1, "1D": 9}), [5])
+    assert got[0, 0, 0] == pytest.approx(0.5, abs=1e-12)
+
+
+def test_a_group_takes_a_joker_or_a_copy() -> None:
+    """A pung lacks one 6C; two 6C and one Joker are unseen among 10: at least one of the
+    three in 2 picks."""
+    got = chances(one_plan(big={"6C": 3}), holding({"6C": 2}),
+                  kinds({"6C": 2, "J": 1, "1D": 7}), [2])
+    assert got[0, 0, 0] == pytest.approx(at_least(1, 3, 10, 2), abs=1e-12)  # 24/45
+
+
+def test_naturals_and_groups_multiply() -> None:
+    """A pair lacking an 8C and a pung lacking a 6C: the two tails taken as independent."""
+    unseen = kinds({"8C": 1, "6C": 1, "1D": 8})
+    got = chances(one_plan(nat={"8C": 2}, big={"6C": 3}), holding({"8C": 1, "6C": 2}),
+                  unseen, [4])
+    assert got[0, 0, 0] == pytest.approx(at_least(1, 1, 10, 4) ** 2, abs=1e-12)
+
+
+def test_a_plan_needing_a_gone_tile_is_impossible_and_a_finished_one_certain() -> None:
+    gone = chances(one_plan(nat={"8C": 2}), holding({}), kinds({"8C": 1, "1D": 9}), [10])
+    done = chances(one_plan(nat={"8C": 2}), holding({"8C": 2}), kinds({"1D": 10}), [0, 5])
+    assert gone.tolist() == [[[0.0]]]
+    assert done.tolist() == [[[1.0, 1.0]]]
+
+
+def test_needs_are_the_shortfalls_and_the_jokers_held() -> None:
+    short_nat, short_big, jokers = needs(one_plan(nat={"8C": 2}, big={"6C": 4}),
+                                         holding({"8C": 1, "6C": 1, "J": 2}))
+    assert short_nat[0, 0].tolist() == kinds({"8C": 1})
+    assert short_big[0, 0].tolist() == kinds({"6C": 3})
+    assert jokers.tolist() == [2]
+
+
+def test_candidates_of_one_rack_start_with_the_nearest_way() -> None:
+    pl = planner(practice_card())
+    held = [0] * NUM_KINDS
+    for t in parse_tiles("F F F 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C N"):
+        held[t] += 1
+    plans = candidates(pl, held, ((0, ()),))
+    nearest = pl.single(held, ()).racks[0].way
+    assert nearest in plans.ways[:, 0].tolist()
+    row = plans.ways[:, 0].tolist().index(nearest)
+    # 2468-3 on this holding lacks one 8C for its kong of 8C
+    short_nat, short_big, _jokers = needs(plans, np.asarray([held], dtype=np.int64))
+    assert (short_nat[0, row].tolist(), short_big[0, row].tolist()) == (kinds({}),
+                                                                        kinds({"8C": 1}))
+    assert plans.value[row] == 25
