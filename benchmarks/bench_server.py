@@ -29,6 +29,11 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.server.server_process import ServerProcess
 
+#: the table protocol this client speaks (docs/protocol.md); a server of protocol 1 ignores
+#: the parameter, so the same script measures both
+PROTOCOL = 2
+
+
 
 async def create_tables(base: str, n: int) -> list[tuple[str, dict[int, str]]]:
     out = []
@@ -42,6 +47,14 @@ async def create_tables(base: str, n: int) -> list[tuple[str, dict[int, str]]]:
                            r'token=([^"]+)"', r.text).group(1)
             out.append((game_id, {0: t0, 1: t1}))
     return out
+
+
+def choices(state: dict[str, Any]) -> list[str]:
+    """The texts of the legal actions of a state, but moves (so that games go on); the
+    legal actions of protocol 1 (before 2: strings under "action") are read too, so that
+    one script measures both."""
+    texts = [x.get("text") or x["action"] for x in state["legal"]]
+    return [t for t in texts if not t.startswith("move")]
 
 
 async def play_seat(url: str, seat: int, rng: random.Random, measure_from: float,
@@ -74,8 +87,7 @@ async def play_seat(url: str, seat: int, rng: random.Random, measure_from: float
                 counts["acks" if kind == "ack" else "refused"] += 1
                 pending = None
             if pending is None and latest is not None:
-                legal = [x["action"] for x in latest["legal"]
-                         if not x["action"].startswith("move")]
+                legal = choices(latest)
                 if legal:
                     if think > 0:  # a bot's pace: think, then act on the newest state
                         await asyncio.sleep(think * (0.5 + rng.random()))
@@ -89,8 +101,7 @@ async def play_seat(url: str, seat: int, rng: random.Random, measure_from: float
                                 latest = newer
                         if latest is None or latest["view"]["phase"] == "over":
                             continue
-                        legal = [x["action"] for x in latest["legal"]
-                                 if not x["action"].startswith("move")]
+                        legal = choices(latest)
                         if not legal:
                             latest = None
                             continue
@@ -111,7 +122,7 @@ async def run(base: str, port: int, tables: int, seconds: float, think: float,
     start = begin + warmup  # connections open and first deals are sent before measuring
     stop_at = start + seconds
     rng = random.Random(1)
-    jobs = [play_seat(f"ws://127.0.0.1:{port}/ws/{gid}?token={tok}", seat,
+    jobs = [play_seat(f"ws://127.0.0.1:{port}/ws/{gid}?protocol={PROTOCOL}&token={tok}", seat,
                       random.Random(rng.random()), start, stop_at, think, latencies,
                       counts)
             for gid, tokens in created for seat, tok in tokens.items()]

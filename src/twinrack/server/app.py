@@ -19,6 +19,7 @@ from twinrack.bots import BOTS
 from twinrack.card import Card, practice_card
 from twinrack.engine import RuleSet
 from twinrack.errors import CardError, TwinRackError
+from twinrack.server import wire
 from twinrack.server.card_routes import card_routes
 from twinrack.server.config import Settings
 from twinrack.server.desk_routes import register_desk
@@ -227,9 +228,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return page(request, "replay.html", game_id=game_id)
 
     @app.websocket("/ws/{game_id}")
-    async def table_socket(ws: WebSocket, game_id: str, token: str | None = None) -> None:
+    async def table_socket(ws: WebSocket, game_id: str, token: str | None = None,
+                           protocol: str | None = None) -> None:
         table = await hub.get(game_id)
         await ws.accept()
+        if protocol != str(wire.PROTOCOL):
+            await ws.send_json(wire.protocol_refusal(protocol))
+            await ws.close(code=wire.CLOSE_PROTOCOL)
+            return
         if table is None:
             await ws.send_json({"type": "error", "code": "no_table",
                                 "message": "there is no such table"})

@@ -25,7 +25,7 @@ from twinrack.engine import GameState, RuleSet, new_game
 from twinrack.engine.record import record_for
 from twinrack.engine.state import card_info
 from twinrack.errors import CardError, TwinRackError
-from twinrack.server import jobs
+from twinrack.server import jobs, wire
 from twinrack.server.config import Settings
 from twinrack.server.db import checkpoint, make_engine, migrate, session_factory
 from twinrack.server.models import ActionRow, CardRow, GameRow, SeatRow
@@ -426,11 +426,13 @@ class Hub:
             self.replays.move_to_end(table.id)
             return cached
         rec = record_for(table.state, None)
+        names = [s.name for s in table.seats]
         frames = await self.workers.run(f"replay:{table.id}", jobs.replay_frames,
-                                        table.card.source, table.card.path, rec,
+                                        table.card.source, table.card.path, rec, names,
                                         timeout=self.settings.replay_seconds)
-        out = {"game": table.id, "names": [s.name for s in table.seats], "frames": frames,
-               "score": table.result(), "seed": rec["seed"], "commitment": rec["commitment"]}
+        out = {"game": table.id, "names": names, "frames": frames,
+               "score": wire.score_object(table.state, table.result(), None, names),
+               "seed": rec["seed"], "commitment": rec["commitment"]}
         self.replays[table.id] = out
         while len(self.replays) > REPLAYS_KEPT:
             self.replays.popitem(last=False)

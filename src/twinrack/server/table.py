@@ -33,16 +33,13 @@ from twinrack.engine import (
     Action,
     GameState,
     apply,
-    is_legal,
     legal_actions,
     parse_action,
     score,
     view,
-    why_illegal,
 )
-from twinrack.engine.advice import kills_rack
-from twinrack.errors import TwinRackError
-from twinrack.server import jobs
+from twinrack.errors import IllegalActionError, TwinRackError
+from twinrack.server import jobs, wire
 from twinrack.server.workers import Workers
 
 log = logging.getLogger("twinrack.table")
@@ -139,6 +136,8 @@ class Table:
         self.thinking: set[tuple[int, int]] = set()  # (seat, version) with a bot job out
         self.hint_cache: dict[tuple[int, int], dict[str, Any] | None] = {}
         self.hint_jobs: set[tuple[int, int]] = set()
+        #: seat -> (version, its legal actions as protocol objects): built once a version
+        self.legal_sent: dict[int, tuple[int, list[dict[str, Any]]]] = {}
         self.helpers: set[asyncio.Task[Any]] = set()
         self.last_used = time.monotonic()
 
@@ -297,11 +296,12 @@ class Table:
             self._refuse(conn, "not_your_seat", "you can only act for your own seat",
                          cmd.msg_id)
             return
-        if not is_legal(st, action):
-            refusal = why_illegal(st, action)
-            self._refuse(conn, refusal.code, refusal.message, cmd.msg_id)
+        try:
+            stored = await self._apply(action, by="human", msg_id=cmd.msg_id)
+        except IllegalActionError as err:  # the rules' own refusal, with its code
+            self._refuse(conn, err.code, err.message, cmd.msg_id)
             return
-        if not await self._apply(action, by="human", msg_id=cmd.msg_id):
+        if not stored:
             self._refuse(conn, "storage_unavailable", "the table could not store that "
                          "action and is waiting for its database; send the same command "
                          "again once it is back", cmd.msg_id, retryable=True)
@@ -310,7 +310,8 @@ class Table:
 
     async def _apply(self, action: Action, *, by: str, msg_id: str | None) -> bool:
         """Apply ``action`` to a copy of the game, store it, and only then make the copy
-        the table's game. False (and the table pauses) when storing failed."""
+        the table's game. False (and the table pauses) when storing failed; an action the
+        rules refuse raises :class:`IllegalActionError` and changes nothing."""
         nxt = self.state.copy()
         events = apply(nxt, action)
         try:
@@ -476,24 +477,33 @@ class Table:
         st = self.state
         seat = conn.seat
         v = view(st, seat)
-        legal: list[dict[str, Any]] = []
-        if seat is not None and not self.paused:
-            legal = [{"action": a.body(), "kills": kills_rack(st, a)}
-                     for a in legal_actions(st, seat)]
         total = len(st.events)
         start = conn.log_sent if conn.log_sent <= total else 0
         conn.log_sent = total
-        lines = [e.seen_by(seat) for e in st.events[start:]]
+        names = [s.name for s in self.seats]
         deadline_ms = None
         if self.deadline is not None and self.deadline[0] == st.version:
             deadline_ms = max(0, int((self.deadline[1] - time.monotonic()) * 1000))
-        return {"type": "state", "version": st.version, "seat": seat, "view": v.to_dict(),
-                "legal": legal, "log": [str(e) for e in lines], "log_start": start,
+        return {"type": "state", "protocol": wire.PROTOCOL, "version": st.version,
+                "seat": seat, "view": v.to_dict(), "legal": self._legal(seat),
+                "log": wire.log_lines(st, seat, names, start), "log_start": start,
                 "players": self.players(), "deadline_ms": deadline_ms,
                 "hints": self._hints(conn, v), "paused": self.paused,
-                "score": self.result() if st.over else None,
+                "score": wire.score_object(st, self.result(), seat, names)
+                if st.over else None,
                 "call_seconds": self.call_seconds,
                 "record_url": f"/api/games/{self.id}/record"}
+
+    def _legal(self, seat: int | None) -> list[dict[str, Any]]:
+        """The seat's legal actions as protocol objects, built once per version (every
+        connection of the seat shares them); none while the table is paused."""
+        st = self.state
+        if seat is None or self.paused:
+            return []
+        sent = self.legal_sent.get(seat)
+        if sent is None or sent[0] != st.version:
+            sent = self.legal_sent[seat] = (st.version, wire.legal_objects(st, seat))
+        return sent[1]
 
     def _hints(self, conn: Connection, v: Any) -> dict[str, Any] | None:
         """Hints for a seat with a decision to make: from the cache, or asked of the

@@ -1,7 +1,6 @@
 // The replay viewer: every frame of a finished game, every hand shown.
 import { html, render, useEffect, useRef, useState } from "/static/vendor/preact-htm.js";
 import { DiscardPool, SeatPanel } from "./board.js";
-import { actionText, eventText } from "./logtext.js";
 import { ScorePanel } from "./verify.js";
 
 const root = document.getElementById("replay-root");
@@ -69,8 +68,8 @@ function Replay({ data }) {
       <span class="replay-step" id="rp-step">Step ${i} / ${last}</span>
     </div>
     <div class="replay-now" aria-live="polite">
-      <p class="replay-action" id="rp-action">${actionText(f.action, names)}</p>
-      <ul id="rp-events">${f.events.map((e) => html`<li title=${e}>${eventText(e, names)}</li>`)}</ul>
+      <p class="replay-action" id="rp-action" title=${f.action}>${f.said}</p>
+      <ul id="rp-events">${f.log.map((line) => html`<li class=${`ev ev-${line.tone || "plain"}`}>${line.text}</li>`)}</ul>
       <p class="muted">Wall: ${v0.wall_left} tiles left, turn ${v0.turn}.</p>
     </div>
     <div class="table-grid">

@@ -3,9 +3,8 @@
 import {
   html, render, useEffect, useMemo, useRef, useState,
 } from "/static/vendor/preact-htm.js";
-import { DiscardPool, RackPublic, SeatPanel } from "./board.js";
-import { actionText, eventText, seatName } from "./logtext.js";
-import { TableSocket } from "./protocol.js";
+import { DiscardPool, RackPublic, SeatPanel, seatName } from "./board.js";
+import { PROTOCOL, TableSocket } from "./protocol.js";
 import { Tile, TileRow, splitTiles, tileLabel, tilesLabel } from "./tiles.js";
 import { ScorePanel } from "./verify.js";
 
@@ -23,6 +22,20 @@ const SHORTCUTS = [
   ["?", "this help"],
   ["Esc", "close a dialog"],
 ];
+
+/** The legal actions of a state, found by what they do (the server sends them as objects:
+ * docs/protocol.md), never by their text. */
+function legalActions(list) {
+  const find = (verb, ok = () => true) => list.find((a) => a.verb === verb && ok(a)) || null;
+  return {
+    all: list,
+    of: (verb) => list.filter((a) => a.verb === verb),
+    one: find,
+    discard: (tile) => find("discard", (a) => a.tile === tile),
+    move: (tile, from, to) => find("move", (a) => a.tile === tile && a.from === from && a.to === to),
+    claim: (kind) => find("claim", (a) => a.kind === kind),
+  };
+}
 
 function count(list, t) {
   let n = 0;
@@ -127,8 +140,7 @@ function App() {
   const [dragOver, setDragOver] = useState(null);
   const sock = useRef(null);
   const deadline = useRef(null); // {version, at}
-  const acq = useRef(null); // {tile, rack}
-  const prevHand = useRef(null);
+  const acq = useRef(null); // {tile, rack, turn}: the fresh tile, once selected
   const hintsPref = useRef(true);
   const focusSel = useRef(false);
   const dragging = useRef(null);
@@ -144,22 +156,19 @@ function App() {
       const v = m.view;
       deadline.current = m.deadline_ms === null || m.deadline_ms === undefined ? null
         : { version: m.version, at: Date.now() + m.deadline_ms };
-      const hand = v.hand ? v.hand.map(splitTiles) : null;
-      // the tile just picked or claimed: find the rack it went to
-      if (!v.acquired || !hand) {
-        acq.current = null;
-      } else if (!acq.current || acq.current.tile !== v.acquired ||
-          acq.current.version !== v.turn) {
-        let rack = -1;
-        const prev = prevHand.current;
-        if (prev && prev.length === hand.length) {
-          rack = hand.findIndex((r, i) => count(r, v.acquired) > count(prev[i], v.acquired));
-        }
-        if (rack < 0) rack = hand.findIndex((r) => r.includes(v.acquired));
-        acq.current = { tile: v.acquired, rack, version: v.turn };
-        if (rack >= 0) setSel({ rack, tile: v.acquired, nth: count(hand[rack], v.acquired) - 1 });
+      if (m.protocol !== PROTOCOL) {
+        setConn({ status: "closed", detail: { message: "This page is out of date: load it again." } });
+        sock.current.close();
+        return;
       }
-      prevHand.current = hand;
+      // the tile just picked or claimed is selected once, on the rack the view says it went to
+      if (v.acquired === null || v.placed === null || !v.hand) {
+        acq.current = null;
+      } else if (!acq.current || acq.current.tile !== v.acquired || acq.current.turn !== v.turn) {
+        acq.current = { tile: v.acquired, turn: v.turn };
+        setSel({ rack: v.placed, tile: v.acquired,
+          nth: count(splitTiles(v.hand[v.placed]), v.acquired) - 1 });
+      }
       setMsg(m);
       setPlayers(m.players);
       setLog((prev) => {
@@ -175,7 +184,7 @@ function App() {
         retry.current = null;
         if (m.version === again.version && sock.current &&
             sock.current.sendRaw({ type: "action", version: again.version,
-              msg_id: again.msgId, action: again.action })) {
+              msg_id: again.msgId, action: again.action.text })) {
           setPending(again);
         }
       }
@@ -308,7 +317,7 @@ function App() {
   const me = msg.seat;
   const seated = me !== null && me !== undefined;
   const legalList = msg.legal || [];
-  const legal = new Map(legalList.map((l) => [l.action, l]));
+  const legal = legalActions(legalList);
   const over = v.phase === "over";
   const open = conn.status === "open";
   const busy = !!pending || !open;
@@ -323,24 +332,22 @@ function App() {
     if (idx >= 0) selected = { rack: sel.rack, idx, tile: sel.tile };
   }
   let acqPos = null;
-  if (acq.current && v.acquired) {
-    let r = acq.current.rack;
-    if (!hand[r] || !hand[r].includes(v.acquired)) r = hand.findIndex((x) => x.includes(v.acquired));
-    if (r >= 0) acqPos = { rack: r, idx: hand[r].lastIndexOf(v.acquired) };
+  if (v.acquired !== null && v.placed !== null && hand[v.placed]) {
+    acqPos = { rack: v.placed, idx: hand[v.placed].lastIndexOf(v.acquired) };
   }
 
-  const can = (a) => !busy && legal.has(a);
+  const can = (a) => !busy && !!a;
   const moveTargets = (rack, tile) => {
     const out = [];
     for (let b = 0; b < nRacks; b++) {
-      if (b !== rack && legal.has(`move ${tile} ${rack + 1}>${b + 1}`)) out.push(b);
+      if (b !== rack && legal.move(tile, rack, b)) out.push(b);
     }
     return out;
   };
 
   function send(action) {
-    if (!legal.has(action) || pending || !sock.current) return;
-    const msgId = sock.current.sendAction(action, msg.version);
+    if (!action || pending || !sock.current) return;
+    const msgId = sock.current.sendAction(action.text, msg.version);
     if (msgId) {
       setPending({ msgId, version: msg.version, action });
       setNotice(null);
@@ -350,21 +357,20 @@ function App() {
   }
 
   function act(action) {
-    const l = legal.get(action);
-    if (!l || busy) return;
-    if (l.kills) {
+    if (!action || busy) return;
+    if (action.kills_rack) {
       setConfirmAct(action);
       return;
     }
     send(action);
   }
 
-  const discardAction = selected ? `discard ${selected.tile}` : null;
+  const discardAction = selected ? legal.discard(selected.tile) : null;
   const selMoves = selected ? moveTargets(selected.rack, selected.tile) : [];
-  const claimKinds = ["double", "mahjongg", "expose"].filter((k) => legal.has(`claim ${k}`));
+  const claims = ["double", "mahjongg", "expose"].map(legal.claim).filter(Boolean);
 
   function doMove(rack, tile, to) {
-    const a = `move ${tile} ${rack + 1}>${to + 1}`;
+    const a = legal.move(tile, rack, to);
     if (!can(a)) return;
     setSel({ rack: to, tile, nth: 0 });
     act(a);
@@ -384,8 +390,8 @@ function App() {
     },
     discard() { if (discardAction && can(discardAction)) act(discardAction); },
     move() { if (selected && selMoves.length) doMove(selected.rack, selected.tile, selMoves[0]); },
-    claim() { if (claimKinds.length) act(`claim ${claimKinds[0]}`); },
-    pass() { act("pass"); },
+    claim() { if (claims.length) act(claims[0]); },
+    pass() { act(legal.one("pass")); },
     toggleHints,
     seated,
   };
@@ -436,58 +442,47 @@ function App() {
   }
 
   // ---------------------------------------------------------------- choices
-  const exposes = legalList.filter((l) => l.action.startsWith("expose "));
-  const exchanges = legalList.filter((l) => l.action.startsWith("exchange "));
-  const mahjonggs = legalList.filter((l) => l.action.startsWith("mahjongg"));
-  const declares = legalList.filter((l) => l.action.startsWith("declare "));
-  const undeclare = legal.has("undeclare");
-  const withdraw = legal.has("withdraw");
+  const exposes = legal.of("expose");
+  const exchanges = legal.of("exchange");
+  const mahjonggs = legal.of("mahjongg");
+  const declares = legal.of("declare");
+  const undeclare = legal.one("undeclare");
+  const withdraw = legal.one("withdraw");
   const anyChoices = exposes.length || exchanges.length || mahjonggs.length || declares.length ||
     undeclare || withdraw;
-  const fullRack = (r) => (v.seats[me]?.racks[r - 1]?.exposures || [])
+  const fullRack = (r) => (v.seats[me]?.racks[r]?.exposures || [])
     .reduce((n, x) => n + x.split(/\s+/).length, 0) === 14;
 
   const choiceButton = (l, text, tiles) => html`<li>
-    <button type="button" class=${`choice ${l.kills ? "kills" : ""}`} disabled=${busy}
-        data-action=${l.action} onClick=${() => act(l.action)}
-        aria-label=${`${text}${tiles ? `: ${tilesLabel(tiles)}` : ""}${l.kills ? " (kills the rack)" : ""}`}>
+    <button type="button" class=${`choice ${l.kills_rack ? "kills" : ""}`} disabled=${busy}
+        data-action=${l.text} onClick=${() => act(l)}
+        aria-label=${`${text}${tiles ? `: ${tilesLabel(tiles)}` : ""}${l.kills_rack ? " (kills the rack)" : ""}`}>
       <span class="choice-text">${text}</span>
       ${tiles && html`<${TileRow} tiles=${tiles} size="xs" />`}
-      ${l.kills && html`<span class="badge dead">kills rack</span>`}
+      ${l.kills_rack && html`<span class="badge dead">kills rack</span>`}
     </button></li>`;
 
   const choices = anyChoices && seated && !over ? html`<section class="choices" aria-label="Choices">
     ${mahjonggs.length > 0 && html`<div class="choice-group mj-choices">
       <h3>Mah Jongg!</h3>
-      <ul>${mahjonggs.map((l) => {
-        const w = l.action.split(/\s+/);
-        return choiceButton(l, w.length > 2 || fullRack(w[1]) ? `Mah Jongg on rack ${w[1]}` :
-          `Declare rack ${w[1]} as arranged`, w.length > 2 ? w.slice(2) : null);
-      })}</ul></div>`}
+      <ul>${mahjonggs.map((l) => choiceButton(l, l.tiles.length || fullRack(l.rack)
+        ? `Mah Jongg on rack ${l.rack + 1}` : `Declare rack ${l.rack + 1} as arranged`,
+      l.tiles.length ? l.tiles : null))}</ul></div>`}
     ${exposes.length > 0 && html`<div class="choice-group">
       <h3>Expose a group</h3>
-      <ul>${exposes.map((l) => {
-        const w = l.action.split(/\s+/);
-        return choiceButton(l, `Expose on rack ${w[1]}`, w.slice(2));
-      })}</ul></div>`}
+      <ul>${exposes.map((l) => choiceButton(l, `Expose on rack ${l.rack + 1}`, l.tiles))}</ul></div>`}
     ${exchanges.length > 0 && html`<div class="choice-group">
       <h3>Exchange for a Joker</h3>
-      <ul>${exchanges.map((l) => {
-        const w = l.action.split(/\s+/);
-        const [o, r, x] = w[3].split(":");
-        return choiceButton(l, `Give ${tileLabel(w[1])} for the Joker in ` +
-          `${Number(o) === me ? "your" : `${seatName(names, o)}'s`} rack ${r}, group ${x}`, [w[1], "J"]);
-      })}</ul></div>`}
+      <ul>${exchanges.map((l) => choiceButton(l, `Give ${tileLabel(l.tile)} for the Joker in ` +
+        `${l.owner === me ? "your" : `${seatName(names, l.owner)}'s`} rack ${l.rack + 1}, ` +
+        `group ${l.index + 1}`, [l.tile, "J"]))}</ul></div>`}
     ${declares.length > 0 && html`<div class="choice-group">
       <h3>Declare a special hand</h3>
-      <ul>${declares.map((l) => {
-        const w = l.action.split(/\s+/);
-        return choiceButton(l, `Declare ${w[1]}`, w.slice(2));
-      })}</ul></div>`}
+      <ul>${declares.map((l) => choiceButton(l, `Declare ${l.hand}`, l.tiles))}</ul></div>`}
     ${undeclare && html`<div class="choice-group"><ul>
-      ${choiceButton(legal.get("undeclare"), "Go off the declared hand", null)}</ul></div>`}
+      ${choiceButton(undeclare, "Go off the declared hand", null)}</ul></div>`}
     ${withdraw && html`<div class="choice-group"><ul>
-      ${choiceButton(legal.get("withdraw"), "Withdraw the claim (the tile goes back)", null)}</ul></div>`}
+      ${choiceButton(withdraw, "Withdraw the claim (the tile goes back)", null)}</ul></div>`}
   </section>` : null;
 
   // ---------------------------------------------------------------- my racks
@@ -501,7 +496,7 @@ function App() {
           data-rack=${ri + 1}
           onDragOver=${(e) => {
             const d = dragging.current;
-            if (d && d.rack !== ri && can(`move ${d.tile} ${d.rack + 1}>${ri + 1}`)) {
+            if (d && d.rack !== ri && can(legal.move(d.tile, d.rack, ri))) {
               e.preventDefault();
               e.dataTransfer.dropEffect = "move";
               if (dragOver !== ri) setDragOver(ri);
@@ -524,7 +519,7 @@ function App() {
           ${tiles.map((t, i) => {
             const isSel = selected && selected.rack === ri && selected.idx === i;
             const isAcq = acqPos && acqPos.rack === ri && acqPos.idx === i;
-            const discardable = legal.has(`discard ${t}`);
+            const discardable = !!legal.discard(t);
             const movable = moveTargets(ri, t).length > 0;
             const first = !selected && ri === 0 && i === 0;
             return html`<button type="button"
@@ -536,7 +531,7 @@ function App() {
                 data-discardable=${discardable ? "true" : "false"}
                 draggable=${movable && !busy ? "true" : "false"}
                 onClick=${() => selectTile(ri, i)}
-                onDblClick=${() => { selectTile(ri, i); if (can(`discard ${t}`)) act(`discard ${t}`); }}
+                onDblClick=${() => { selectTile(ri, i); act(legal.discard(t)); }}
                 onDragStart=${(e) => {
                   dragging.current = { rack: ri, tile: t };
                   e.dataTransfer.effectAllowed = "move";
@@ -572,13 +567,13 @@ function App() {
       ${discardLabel}</button>
     ${moveButtons}
     <button type="button" id="btn-claim-expose" aria-keyshortcuts="C"
-      disabled=${!can("claim expose")} onClick=${() => act("claim expose")}>Claim for exposure</button>
+      disabled=${!can(legal.claim("expose"))} onClick=${() => act(legal.claim("expose"))}>Claim for exposure</button>
     <button type="button" id="btn-claim-mahjongg"
-      disabled=${!can("claim mahjongg")} onClick=${() => act("claim mahjongg")}>Claim for Mah Jongg</button>
-    ${legal.has("claim double") && html`<button type="button" id="btn-claim-double"
-      disabled=${!can("claim double")} onClick=${() => act("claim double")}>Claim Double Mah Jongg</button>`}
+      disabled=${!can(legal.claim("mahjongg"))} onClick=${() => act(legal.claim("mahjongg"))}>Claim for Mah Jongg</button>
+    ${legal.claim("double") && html`<button type="button" id="btn-claim-double"
+      disabled=${!can(legal.claim("double"))} onClick=${() => act(legal.claim("double"))}>Claim Double Mah Jongg</button>`}
     <button type="button" id="btn-pass" aria-keyshortcuts="P"
-      disabled=${!can("pass")} onClick=${() => act("pass")}>
+      disabled=${!can(legal.one("pass"))} onClick=${() => act(legal.one("pass"))}>
       ${v.phase === "declare" ? "Pass (no declaration)" : "Pass"}</button>
   </div>` : null;
 
@@ -654,8 +649,7 @@ function App() {
           <h2 id="log-title">Game log</h2>
           <div class="log-box" ref=${logBox} tabindex="0" aria-label="game log, scrollable">
             <ol aria-live="polite" aria-relevant="additions" id="game-log">
-              ${log.map((line) => html`<li class=${`ev ev-${line.split(" ")[0]}`} title=${line}>
-                ${eventText(line, names)}</li>`)}
+              ${log.map((line) => html`<li class=${`ev ev-${line.tone || "plain"}`}>${line.text}</li>`)}
             </ol>
             <span ref=${logEnd}></span>
           </div>
@@ -671,8 +665,8 @@ function App() {
     ${confirmAct && html`<${Dialog} id="confirm" role="alertdialog" title="Kill this rack?"
         describedBy="confirm-text" onClose=${() => setConfirmAct(null)}>
       <p id="confirm-text">${`This exposure matches no hand on the card: rack ${
-        confirmAct.split(/\s+/)[1]} will be dead. Expose anyway?`}</p>
-      <p class="muted">${actionText(confirmAct, names)}</p>
+        confirmAct.rack + 1} will be dead. Expose anyway?`}</p>
+      <p class="muted">${`expose ${tilesLabel(confirmAct.tiles)} on rack ${confirmAct.rack + 1}`}</p>
       <p class="dialog-buttons">
         <button type="button" id="confirm-cancel" data-autofocus
           onClick=${() => setConfirmAct(null)}>Cancel</button>
