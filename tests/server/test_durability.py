@@ -132,10 +132,10 @@ def inject_one_failure(hub: Any, point: str) -> None:
         def fail(conn: Any, *args: Any) -> None:
             raise OSError("the commit failed")
 
-        event.listen(hub.engine, "commit", fail)
+        event.listen(hub.db.engine, "commit", fail)
         try:
             return real(rows)
         finally:
-            event.remove(hub.engine, "commit", fail)
+            event.remove(hub.db.engine, "commit", fail)
 
     hub._store_batch = store

@@ -396,7 +396,7 @@ def _url(path: str, **params: Any) -> str:
 
 def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
     """The desk's routes, on the service's app and database."""
-    store = DeskStore(hub)
+    store = DeskStore(hub.db)
     app.state.desk = store
 
     def base_of(request: Request) -> str:
