@@ -31,7 +31,7 @@ from twinrack.server.guard import (
     read_message,
 )
 from twinrack.server.hub import Hub, NewSeat
-from twinrack.server.table import Command
+from twinrack.server.table import TableCommand
 from twinrack.server.workers import JobFailed
 
 log = logging.getLogger("twinrack.server")
@@ -259,7 +259,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     kind = msg.get("type")
                     if kind == "action":
                         version, text, msg_id = check_action(msg)
-                        table.submit(Command("action", seat=seat, version=version,
+                        table.submit(TableCommand("action", seat=seat, version=version,
                                              msg_id=msg_id, text=text, conn=conn))
                     elif kind == "hints":
                         await table.set_hints(conn, msg.get("on") is True)

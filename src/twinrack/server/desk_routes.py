@@ -43,11 +43,11 @@ from twinrack.desk.tournament import (
 from twinrack.engine.tournament_scoring import PENALTIES
 from twinrack.errors import TwinRackError
 from twinrack.server.desk_store import (
-    Check,
-    Command,
+    DeskCommand,
     DeskStore,
+    FormCheck,
     StaleForm,
-    Stored,
+    StoredTournament,
     table_key_for,
 )
 from twinrack.server.hub import Hub
@@ -407,8 +407,8 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
         return page(request, "message.html", status=status, title=title, message=message,
                     link=link)
 
-    async def opened(request: Request, tid: str, key: str | None,
-                     roles: tuple[str, ...], table: int | None = None) -> Stored | HTMLResponse:
+    async def opened(request: Request, tid: str, key: str | None, roles: tuple[str, ...],
+                     table: int | None = None) -> StoredTournament | HTMLResponse:
         stored = await store.load(tid)
         if stored is None:
             return refused(request, 404, "No such tournament",
@@ -423,7 +423,7 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
                            f"/desk/{tid}/standings")
         return stored
 
-    async def run(tid: str, command: Command, check: Check | None = None,
+    async def run(tid: str, command: DeskCommand, check: FormCheck | None = None,
                   director_key: str | None = None) -> Any:
         return await store.run(tid, command, check, director_key)
 
@@ -450,7 +450,7 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
 
     # ------------------------------------------------------------------ director
 
-    def director_page(request: Request, stored: Stored, key: str, *, status: int = 200,
+    def director_page(request: Request, stored: StoredTournament, key: str, *, status: int = 200,
                       errors: list[str] | None = None, f: Prefill | None = None,
                       done: str | None = None) -> HTMLResponse:
         t = stored.tournament
@@ -491,7 +491,7 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
             await store.refresh_keys(tid, key)  # a tournament from before per-table keys
         return director_page(request, stored, key, done=_director_done(stored, done))
 
-    def director_check(f: Prefill) -> Check:
+    def director_check(f: Prefill) -> FormCheck:
         seen = _seen(f)
 
         def check(t: Tournament) -> str | None:
@@ -502,7 +502,7 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
         return check
 
     async def director_command(request: Request, tid: str,
-                               make: Callable[[Prefill], Command]) -> Response:
+                               make: Callable[[Prefill], DeskCommand]) -> Response:
         """Run one director command from a form; the form's own checks come first."""
         f = Prefill.of(await request.form())
         key = f.get("key")
@@ -529,7 +529,7 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
 
     @app.post("/desk/{tid}/players", response_model=None)
     async def add_players(request: Request, tid: str) -> Response:
-        def make(f: Prefill) -> Command:
+        def make(f: Prefill) -> DeskCommand:
             names = [n.strip() for n in f.get("names").splitlines() if n.strip()]
             if not names:
                 raise DeskError("bad_name", "names: give at least one player's name, one a "
@@ -553,7 +553,7 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
 
     @app.post("/desk/{tid}/close", response_model=None)
     async def close_round(request: Request, tid: str) -> Response:
-        def make(f: Prefill) -> Command:
+        def make(f: Prefill) -> DeskCommand:
             force = f.on("force")
 
             def close(t: Tournament, at: float) -> Any:
@@ -569,7 +569,7 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
 
     @app.post("/desk/{tid}/withdraw", response_model=None)
     async def withdraw(request: Request, tid: str) -> Response:
-        def make(f: Prefill) -> Command:
+        def make(f: Prefill) -> DeskCommand:
             who = f.get("player").strip()
             if not who:
                 raise DeskError("unknown_player", "withdraw: choose the player")
@@ -578,7 +578,7 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
 
     @app.post("/desk/{tid}/substitute", response_model=None)
     async def substitute(request: Request, tid: str) -> Response:
-        def make(f: Prefill) -> Command:
+        def make(f: Prefill) -> DeskCommand:
             seat, name = f.get("seat").strip(), f.get("sub_name").strip()
             round_no = _int_or_none(f.get("sub_round"))
             if not seat or round_no is None:
@@ -592,7 +592,7 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
 
     @app.post("/desk/{tid}/delay", response_model=None)
     async def delay_table(request: Request, tid: str) -> Response:
-        def command(f: Prefill) -> Command:
+        def command(f: Prefill) -> DeskCommand:
             table = _number(f.get("table"), "table", "the table number")
             if not isinstance(table, int):
                 raise DeskError("unknown_table", f"table: {table!r} is not a table number")
@@ -601,9 +601,9 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
 
     # ------------------------------------------------------------------ corrections
 
-    def correct_page(request: Request, stored: Stored, key: str, round_no: int, table: int,
-                     game: int, *, f: Prefill | None = None, errors: list[str] | None = None,
-                     status: int = 200) -> HTMLResponse:
+    def correct_page(request: Request, stored: StoredTournament, key: str, round_no: int,
+                     table: int, game: int, *, f: Prefill | None = None,
+                     errors: list[str] | None = None, status: int = 200) -> HTMLResponse:
         t = stored.tournament
         try:
             r = t.round(round_no)
@@ -713,7 +713,7 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
 
     # ------------------------------------------------------------------ table entry
 
-    def table_page(request: Request, stored: Stored, key: str, table: int, *,
+    def table_page(request: Request, stored: StoredTournament, key: str, table: int, *,
                    f: Prefill | None = None, errors: list[str] | None = None,
                    status: int = 200, done: str | None = None) -> HTMLResponse:
         t = stored.tournament
@@ -730,7 +730,7 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
                     seats=sheet["seats"] if sheet else [], **_form_choices(t))
 
     async def opened_table(request: Request, tid: str, key: str | None,
-                           table: int) -> Stored | HTMLResponse:
+                           table: int) -> StoredTournament | HTMLResponse:
         stored = await store.load(tid)
         if stored is not None:
             try:
@@ -748,7 +748,7 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
         assert key is not None
         return table_page(request, stored, key, table, done=_table_done(stored, table, done))
 
-    def table_check(f: Prefill, table: int) -> Check:
+    def table_check(f: Prefill, table: int) -> FormCheck:
         seen = _seen(f)
 
         def check(t: Tournament) -> str | None:
@@ -760,7 +760,8 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
         return check
 
     async def table_command(request: Request, tid: str, table: int,
-                            make: Callable[[Prefill, Tournament, str], tuple[Command, list[int]]],
+                            make: Callable[[Prefill, Tournament, str],
+                                           tuple[DeskCommand, list[int]]],
                             done: str) -> Response:
         f = Prefill.of(await request.form())
         key = f.get("key")
@@ -784,7 +785,7 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
 
     @app.post("/desk/{tid}/table/{table}/game", response_model=None)
     async def enter_game(request: Request, tid: str, table: int) -> Response:
-        def make(f: Prefill, t: Tournament, who: str) -> tuple[Command, list[int]]:
+        def make(f: Prefill, t: Tournament, who: str) -> tuple[DeskCommand, list[int]]:
             lines: list[int] = []
             if t.seats == 4:
                 result = four_seat_result(f)
@@ -798,7 +799,7 @@ def register_desk(app: FastAPI, hub: Hub, page: Page) -> None:
 
     @app.post("/desk/{tid}/table/{table}/confirm", response_model=None)
     async def confirm(request: Request, tid: str, table: int) -> Response:
-        def make(f: Prefill, t: Tournament, who: str) -> tuple[Command, list[int]]:
+        def make(f: Prefill, t: Tournament, who: str) -> tuple[DeskCommand, list[int]]:
             game = _int_or_none(f.get("game"))
             if game is None:
                 raise DeskError("unknown_game", "game: which game is confirmed")
@@ -892,7 +893,7 @@ def _player_rows(t: Tournament) -> list[dict[str, Any]]:
              "withdrawn": p.withdrawn_from} for p in t.players]
 
 
-def _director_done(stored: Stored, done: str | None) -> str | None:
+def _director_done(stored: StoredTournament, done: str | None) -> str | None:
     """The message after a director's command: its entries in the audit trail."""
     m = re.fullmatch(r"(\d{1,6})-(\d{1,6})", done or "")
     audit = stored.tournament.audit
@@ -907,7 +908,7 @@ def _director_done(stored: Stored, done: str | None) -> str | None:
     return "; ".join(entries)
 
 
-def _table_done(stored: Stored, table: int, done: str | None) -> str | None:
+def _table_done(stored: StoredTournament, table: int, done: str | None) -> str | None:
     """The message after a saved game or confirmation, from the stored sheet."""
     m = re.fullmatch(r"(entered|confirmed)-(\d{1,2})", done or "")
     t = stored.tournament

@@ -30,8 +30,8 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from twinrack.desk.tournament import Tournament, atomic, new_code
 from twinrack.errors import TwinRackError
-from twinrack.server.desk_models import TournamentRow
 from twinrack.server.db import Database
+from twinrack.server.desk_models import TournamentRow
 from twinrack.server.hub import token_hash
 
 
@@ -62,7 +62,7 @@ def table_key_hashes(director_key: str, tables: int) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class Stored:
+class StoredTournament:
     id: str
     tournament: Tournament
     version: int
@@ -86,15 +86,15 @@ class Stored:
 
 
 @dataclass(frozen=True)
-class Created:
+class CreatedTournament:
     id: str
     director_key: str
 
 
 #: a command: the tournament (a trial copy) and the time, returns what the page shows
-Command = Callable[[Tournament, float], Any]
+DeskCommand = Callable[[Tournament, float], Any]
 #: a staleness check on the stored tournament: a message when the form is out of date
-Check = Callable[[Tournament], str | None]
+FormCheck = Callable[[Tournament], str | None]
 
 
 #: wrong confirmation codes allowed at one table within CODE_WINDOW seconds
@@ -136,11 +136,11 @@ class DeskStore:
 
     # ------------------------------------------------------------------ create and read
 
-    async def create(self, t: Tournament) -> Created:
+    async def create(self, t: Tournament) -> CreatedTournament:
         director_key = secrets.token_urlsafe(18)
         tid = secrets.token_hex(5)
         await self.db.run(self._insert, tid, t, director_key)
-        return Created(tid, director_key)
+        return CreatedTournament(tid, director_key)
 
     def _insert(self, tid: str, t: Tournament, director_key: str) -> None:
         with self.db.unit() as s:
@@ -162,10 +162,10 @@ class DeskStore:
                 tables = Tournament.from_json(row.doc).tables
                 row.table_key_hashes = table_key_hashes(director_key, tables)
 
-    async def load(self, tid: str) -> Stored | None:
+    async def load(self, tid: str) -> StoredTournament | None:
         return await self.db.run(self._load, tid)
 
-    def _load(self, tid: str) -> Stored | None:
+    def _load(self, tid: str) -> StoredTournament | None:
         with self.db.reading() as s:
             row = s.get(TournamentRow, tid)
             if row is None:
@@ -173,8 +173,8 @@ class DeskStore:
             return self._stored(row)
 
     @staticmethod
-    def _stored(row: TournamentRow) -> Stored:
-        return Stored(row.id, Tournament.from_json(row.doc), row.version,
+    def _stored(row: TournamentRow) -> StoredTournament:
+        return StoredTournament(row.id, Tournament.from_json(row.doc), row.version,
                       row.director_key_hash, dict(row.table_key_hashes or {}))
 
     async def listing(self, limit: int = 50) -> list[dict[str, Any]]:
@@ -192,7 +192,7 @@ class DeskStore:
 
     # ------------------------------------------------------------------ commands
 
-    async def run(self, tid: str, command: Command, check: Check | None = None,
+    async def run(self, tid: str, command: DeskCommand, check: FormCheck | None = None,
                   director_key: str | None = None) -> Any:
         """Run one command all-or-nothing and save it; returns the command's result.
 
@@ -205,7 +205,7 @@ class DeskStore:
             now = self.clock()
             return await self.db.run(self._run, tid, command, check, now, director_key)
 
-    def _run(self, tid: str, command: Command, check: Check | None, now: float,
+    def _run(self, tid: str, command: DeskCommand, check: FormCheck | None, now: float,
              director_key: str | None = None) -> Any:
         try:
             with self.db.unit() as s:
@@ -230,7 +230,7 @@ class DeskStore:
                             ) from None
 
 
-def _with_codes(command: Command) -> Command:
+def _with_codes(command: DeskCommand) -> DeskCommand:
     """The command, after giving a code to any player of an older tournament without one."""
     def run(t: Tournament, now: float) -> Any:
         for p in t.players:

@@ -26,7 +26,7 @@ from twinrack.server import jobs, wire
 from twinrack.server.config import Settings
 from twinrack.server.db import Database
 from twinrack.server.models import ActionRow, CardRow, GameRow, SeatRow
-from twinrack.server.table import Seat, Table
+from twinrack.server.table import LiveSeat, LiveTable
 from twinrack.server.workers import Workers
 
 log = logging.getLogger("twinrack.hub")
@@ -49,7 +49,7 @@ class NewSeat:
 
 
 @dataclass(frozen=True)
-class Created:
+class CreatedGame:
     game_id: str
     tokens: dict[int, str]  # seat -> secret token, for the human seats
 
@@ -81,7 +81,7 @@ class Hub:
         self.settings = settings
         self.db = Database(settings.database_url, settings.db_busy_ms)
         self.workers = Workers(settings.workers, settings.job_seconds)
-        self.tables: OrderedDict[str, Table] = OrderedDict()
+        self.tables: OrderedDict[str, LiveTable] = OrderedDict()
         self.cards: OrderedDict[str, Card] = OrderedDict()
         self.replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.lock = asyncio.Lock()
@@ -155,7 +155,7 @@ class Hub:
     # ------------------------------------------------------------------ games
 
     async def create(self, rules: RuleSet, card: Card, seats: list[NewSeat],
-                     call_seconds: float) -> Created:
+                     call_seconds: float) -> CreatedGame:
         if len(seats) != rules.players:
             raise TwinRackError("bad_seats", f"{rules.players} players need {rules.players} "
                                              "seats")
@@ -165,11 +165,11 @@ class Hub:
         tokens = {i: secrets.token_urlsafe(18) for i, s in enumerate(seats) if s.kind == "human"}
         await self.db.run(self._insert, game_id, rules, card, seed, state.commitment, seats,
                        tokens, call_seconds, [str(e) for e in state.events], state.version)
-        live = [Seat(i, s.name, s.kind, token_hash(tokens[i]) if i in tokens else None)
+        live = [LiveSeat(i, s.name, s.kind, token_hash(tokens[i]) if i in tokens else None)
                 for i, s in enumerate(seats)]
         table = self._table(game_id, state, card, live, call_seconds, {})
         table.start()
-        return Created(game_id, tokens)
+        return CreatedGame(game_id, tokens)
 
     def _insert(self, game_id: str, rules: RuleSet, card: Card, seed: bytes, commitment: str,
                 seats: list[NewSeat], tokens: dict[int, str], call_seconds: float,
@@ -189,9 +189,9 @@ class Hub:
             s.add(ActionRow(game_id=game_id, seq=0, seat=-1, action="deal", events=deal_events,
                             by="server"))
 
-    def _table(self, game_id: str, state: GameState, card: Card, seats: list[Seat],
-               call_seconds: float, msg_ids: dict[tuple[int, str], int]) -> Table:
-        table = Table(game_id, state, card, seats, self.store, self.stored_after,
+    def _table(self, game_id: str, state: GameState, card: Card, seats: list[LiveSeat],
+               call_seconds: float, msg_ids: dict[tuple[int, str], int]) -> LiveTable:
+        table = LiveTable(game_id, state, card, seats, self.store, self.stored_after,
                       self.workers, call_seconds=call_seconds,
                       grace_seconds=self.settings.grace_seconds,
                       bot_delay=self.settings.bot_delay, msg_ids=msg_ids)
@@ -294,7 +294,7 @@ class Hub:
 
     # ------------------------------------------------------------------ loading
 
-    async def get(self, game_id: str) -> Table | None:
+    async def get(self, game_id: str) -> LiveTable | None:
         table = self.tables.get(game_id)
         if table is not None:
             self.tables.move_to_end(game_id)
@@ -308,7 +308,7 @@ class Hub:
                     table.start()
         return table
 
-    async def load(self, game_id: str) -> Table | None:
+    async def load(self, game_id: str) -> LiveTable | None:
         """Rebuild a table from the database: the same seed, the same actions, in order,
         replayed in the worker pool and checked event by event."""
         loaded = await self.db.run(self._load_rows, game_id)
@@ -321,7 +321,7 @@ class Hub:
                                          timeout=self.settings.replay_seconds)
         state = jobs.attach(rebuilt.state, card)
         return self._table(game_id, state, card,
-                           [Seat(s["seat"], s["name"], s["kind"], s["token_hash"])
+                           [LiveSeat(s["seat"], s["name"], s["kind"], s["token_hash"])
                             for s in seats], game["call_seconds"], rebuilt.msg_ids)
 
     def _load_rows(self, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]],
@@ -399,7 +399,7 @@ class Hub:
         rec["card"]["source"] = table.card.source
         return rec
 
-    async def replay(self, table: Table) -> dict[str, Any]:
+    async def replay(self, table: LiveTable) -> dict[str, Any]:
         """Every step of a finished game with every seat's view (computed in the worker
         pool, and kept for the next viewer)."""
         cached = self.replays.get(table.id)
@@ -419,7 +419,7 @@ class Hub:
             self.replays.popitem(last=False)
         return out
 
-    async def verify(self, table: Table) -> dict[str, Any]:
+    async def verify(self, table: LiveTable) -> dict[str, Any]:
         """The server's own check of a finished game's record (in the worker pool)."""
         rec = record_for(table.state, None)
         verdict: dict[str, Any] = await self.workers.run(

@@ -53,7 +53,7 @@ MAX_BACKOFF = 5.0
 
 
 @dataclass
-class Seat:
+class LiveSeat:
     seat: int
     name: str
     kind: str  # "human" or a bot level
@@ -93,7 +93,7 @@ class Connection:
 
 
 @dataclass
-class Command:
+class TableCommand:
     kind: str  # "action", "bot", "bot_move", "timer", "wake", "resume"
     seat: int | None = None
     version: int | None = None
@@ -106,10 +106,10 @@ class Command:
     rows: list[dict[str, Any]] = field(default_factory=list)
 
 
-class Table:
+class LiveTable:
     """A game in play (or finished and still open in some browser)."""
 
-    def __init__(self, game_id: str, state: GameState, card: Card, seats: list[Seat],
+    def __init__(self, game_id: str, state: GameState, card: Card, seats: list[LiveSeat],
                  store: Store, tail: Tail, workers: Workers, *, call_seconds: float,
                  grace_seconds: float, bot_delay: float,
                  msg_ids: dict[tuple[int, str], int] | None = None) -> None:
@@ -125,7 +125,7 @@ class Table:
         self.bot_delay = bot_delay if any(not s.is_bot for s in seats) else 0.0
         self.msg_ids: dict[tuple[int, str], int] = dict(msg_ids or {})
         self.conns: set[Connection] = set()
-        self.queue: asyncio.Queue[Command] = asyncio.Queue()
+        self.queue: asyncio.Queue[TableCommand] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.rngs = {s.seat: random.Random(f"{game_id}:{s.seat}") for s in seats}
         self.deadline: tuple[int, float] | None = None  # (version, monotonic deadline)
@@ -212,7 +212,7 @@ class Table:
         self._broadcast_players()
         self._schedule()
 
-    def submit(self, cmd: Command) -> None:
+    def submit(self, cmd: TableCommand) -> None:
         self.queue.put_nowait(cmd)
 
     @property
@@ -222,7 +222,7 @@ class Table:
 
     # ------------------------------------------------------------------ commands
 
-    async def _handle(self, cmd: Command) -> None:
+    async def _handle(self, cmd: TableCommand) -> None:
         st = self.state
         if cmd.kind == "action":
             await self._human_action(cmd)
@@ -242,7 +242,7 @@ class Table:
         elif cmd.kind == "resume":
             self._resume(cmd.rows)
 
-    async def _timer(self, cmd: Command) -> None:
+    async def _timer(self, cmd: TableCommand) -> None:
         st = self.state
         if self.deadline is None or cmd.version != st.version or st.over or self.paused:
             return
@@ -265,7 +265,7 @@ class Table:
         conn.send({"type": "error", "code": code, "message": message, "msg_id": msg_id,
                    **extra})
 
-    async def _human_action(self, cmd: Command) -> None:
+    async def _human_action(self, cmd: TableCommand) -> None:
         conn = cmd.conn
         assert conn is not None
         if conn.seat is None:
@@ -360,7 +360,7 @@ class Table:
                 log.info("table %s: database still unavailable (%r)", self.id, err)
                 delay = min(MAX_BACKOFF, delay * 2)
                 continue
-            self.submit(Command("resume", rows=rows))
+            self.submit(TableCommand("resume", rows=rows))
             return
 
     def _resume(self, rows: list[dict[str, Any]]) -> None:
@@ -377,7 +377,7 @@ class Table:
 
     # ------------------------------------------------------------------ bots and timers
 
-    def _think(self, cmd: Command) -> None:
+    def _think(self, cmd: TableCommand) -> None:
         """Ask the worker pool for a bot's move; it comes back as a ``bot_move``."""
         st = self.state
         seat = cmd.seat
@@ -408,7 +408,7 @@ class Table:
             action, after = RandomBot().choose(seat_view, legal, rng), rng.getstate()
         finally:
             self.thinking.discard((seat, version))
-        self.submit(Command("bot_move", seat=seat, version=version, action=action,
+        self.submit(TableCommand("bot_move", seat=seat, version=version, action=action,
                             rng_state=after))
 
     def _bot_should_play(self, seat: int) -> bool:
@@ -429,13 +429,13 @@ class Table:
         for seat in st.to_act():
             s = self.seats[seat]
             if s.is_bot:
-                self._later(self.bot_delay, Command("bot", seat=seat, version=version))
+                self._later(self.bot_delay, TableCommand("bot", seat=seat, version=version))
             elif s.connected == 0 and s.left_at is not None:
                 wait = s.left_at + self.grace_seconds - now
                 if wait <= 0:
-                    self._later(self.bot_delay, Command("bot", seat=seat, version=version))
+                    self._later(self.bot_delay, TableCommand("bot", seat=seat, version=version))
                 else:
-                    self._later(wait + 0.01, Command("wake", version=version))
+                    self._later(wait + 0.01, TableCommand("wake", version=version))
             if not s.is_bot and st.phase == "window":
                 humans_to_answer = True
         if humans_to_answer:
@@ -443,9 +443,9 @@ class Table:
                 self.deadline = (version, now + self.call_seconds)
                 if announce:
                     self._broadcast()
-            self._later(max(0.0, self.deadline[1] - now), Command("timer", version=version))
+            self._later(max(0.0, self.deadline[1] - now), TableCommand("timer", version=version))
 
-    def _later(self, delay: float, cmd: Command, key: str | None = None) -> None:
+    def _later(self, delay: float, cmd: TableCommand, key: str | None = None) -> None:
         """Queue ``cmd`` after ``delay`` seconds. A timer with the same key replaces the
         previous one, so a table never holds more than one of each kind."""
         key = key or (cmd.kind if cmd.seat is None else f"{cmd.kind}{cmd.seat}")
@@ -458,7 +458,7 @@ class Table:
         loop = asyncio.get_running_loop()
         self.timers[key] = loop.call_later(delay, self._fire, key, cmd)
 
-    def _fire(self, key: str, cmd: Command) -> None:
+    def _fire(self, key: str, cmd: TableCommand) -> None:
         self.timers.pop(key, None)
         if not self.closed:
             self.queue.put_nowait(cmd)
