@@ -169,7 +169,8 @@ def replay_frames(source: str, name: str, rec: dict[str, Any],
 
     card = card_of(source, name)
     rules = RuleSet.from_dict(rec["rules"])
-    # i11-core: the one call to change to the engine's replay generator (engine/record.py)
+    # issue 11, item 6: the one call to change to the engine's replay generator
+    # (engine/record.py) once it is there
     game = new_game(rules, seed=bytes.fromhex(rec["seed"]), card=card)
     players = rules.players
     frames = [{"action": "deal", "said": "The deal",
