@@ -9,7 +9,7 @@ reads aloud).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from twinrack.engine import (
     Action,
@@ -92,81 +92,117 @@ def owner_words(name: str) -> str:
     return "your" if name == "You" else f"{name}'s"
 
 
+class _Teller:
+    """Who is who and how tiles are written, for one log."""
+
+    __slots__ = ("names", "tile", "tiles")
+
+    def __init__(self, names: Sequence[str], words: TileWords) -> None:
+        self.names = names
+        self.tile, self.tiles = words
+
+    def who(self, seat: int | None) -> str:
+        return "?" if seat is None else self.names[seat]
+
+    def says(self, seat: int | None, verb: str) -> str:
+        """``Bot picks`` / ``You pick``."""
+        return _says(self.who(seat), verb)
+
+
+def _dealt(e: Dealt, t: _Teller, declaring: bool) -> str:
+    if e.tiles is not None:
+        return f"{t.says(e.seat, 'is')} dealt {e.count}: {t.tiles(e.tiles)}"
+    return f"{t.says(e.seat, 'is')} dealt {e.count} tiles"
+
+
+def _picked(e: Picked, t: _Teller, declaring: bool) -> str:
+    return f"{t.says(e.seat, 'picks')} {t.tile(e.tile) if e.tile is not None else 'a tile'}"
+
+
+def _passed(e: Passed, t: _Teller, declaring: bool) -> str:
+    if declaring:
+        return f"{t.says(e.seat, 'declares')} no Atomic-style hand"
+    return f"  {t.says(e.seat, 'passes')}"
+
+
+def _granted(e: Granted, t: _Teller, declaring: bool) -> str:
+    return (f"{t.says(e.seat, 'takes')} {t.tile(e.tile)} from {t.who(e.discarder)} "
+            f"for {CLAIM_WORDS.get(e.kind, e.kind)}")
+
+
+def _dead(e: RackDead, t: _Teller, declaring: bool) -> str:
+    why = "its exposures fit no line" if e.reason == "exposure" else "Mah Jongg in error"
+    return f"{owner_words(t.who(e.seat)).capitalize()} rack {e.rack + 1} is DEAD: {why}"
+
+
+def _exchanged(e: Exchanged, t: _Teller, declaring: bool) -> str:
+    return (f"{t.says(e.seat, 'gives')} {t.tile(e.tile)} for a Joker on "
+            f"{owner_words(t.who(e.owner))} rack {e.rack + 1}")
+
+
+def _mahjongg(e: MahJonggDeclared, t: _Teller, declaring: bool) -> str:
+    flags = ", ".join(f for f, on in (("jokerless", e.jokerless), ("closed", e.closed)) if on)
+    return (f"{t.says(e.seat, 'declares')} MAH JONGG on rack {e.rack + 1}: {e.hand}"
+            f"{' (' + flags + ')' if flags else ''}")
+
+
+def _in_error(e: MahJonggError, t: _Teller, declaring: bool) -> str:
+    if e.rack is None:
+        return f"{t.says(e.seat, 'has')} no Mah Jongg with the claimed tile (in error)"
+    return f"{t.says(e.seat, 'declares')} a Mah Jongg in error on rack {e.rack + 1}"
+
+
+def _moved(e: Moved, t: _Teller, declaring: bool) -> str:
+    moved = f"{t.tile(e.tile)} " if e.tile is not None else "a tile "
+    return f"{t.says(e.seat, 'moves')} {moved}from rack {e.src + 1} to rack {e.dst + 1}"
+
+
+#: each kind of event in words (``declaring``: in the round of declarations after the deal)
+_TELL: dict[type[Event], Callable[[Any, _Teller, bool], str]] = {
+    Started: lambda e, t, d: (f"New game: {e.variant.title()}, {e.players} players, "
+                              f"{e.revision} rules; wall committed to sha256 "
+                              f"{e.commitment[:12]}..."),
+    Cut: lambda e, t, d: f"East throws {e.die}: the first wall is cut by {e.die} stacks",
+    Dealt: _dealt,
+    Picked: _picked,
+    Discarded: lambda e, t, d: f"{t.says(e.seat, 'discards')} {t.tile(e.tile)}",
+    Passed: _passed,
+    Claimed: lambda e, t, d: (f"  {t.says(e.seat, 'calls')} for "
+                              f"{CLAIM_WORDS.get(e.kind, e.kind)}"),
+    Granted: _granted,
+    Exposed: lambda e, t, d: (f"{t.says(e.seat, 'exposes')} {t.tiles(e.tiles)} on rack "
+                              f"{e.rack + 1}"),
+    RackDead: _dead,
+    Exchanged: _exchanged,
+    MahJonggDeclared: _mahjongg,
+    MahJonggError: _in_error,
+    Moved: _moved,
+    HandDeclared: lambda e, t, d: f"{t.says(e.seat, 'declares')} {e.hand} (an Atomic-style hand)",
+    Undeclared: lambda e, t, d: f"{t.says(e.seat, 'goes')} off the declared hand ({e.reason})",
+    Withdrawn: lambda e, t, d: (f"{t.says(e.seat, 'withdraws')} the claim: {t.tile(e.tile)} "
+                                "goes back to the discards"),
+    Stopped: lambda e, t, d: f"{t.says(e.seat, 'has')} no open rack left and stops",
+    Ended: lambda e, t, d: f"GAME OVER: {end_words(e.reason, e.seat, t.names)}",
+}
+
+
 def narrate(e: Event, names: Sequence[str], declaring: bool = False,
             words: TileWords = NOTATION) -> str:
     """One event in words, from the player's side of the table (``declaring``: during the
     round of declarations right after the deal)."""
-    def who(s: int | None) -> str:
-        return "?" if s is None else names[s]
+    tell = _TELL.get(type(e))
+    return str(e) if tell is None else tell(e, _Teller(names, words), declaring)
 
-    tile, tiles = words
-    if isinstance(e, Started):
-        return (f"New game: {e.variant.title()}, {e.players} players, {e.revision} rules; "
-                f"wall committed to sha256 {e.commitment[:12]}...")
-    if isinstance(e, Cut):
-        return f"East throws {e.die}: the first wall is cut by {e.die} stacks"
-    if isinstance(e, Dealt):
-        if e.tiles is not None:
-            return f"{_says(who(e.seat), 'is')} dealt {e.count}: {tiles(e.tiles)}"
-        return f"{_says(who(e.seat), 'is')} dealt {e.count} tiles"
-    if isinstance(e, Picked):
-        picked = tile(e.tile) if e.tile is not None else "a tile"
-        return f"{_says(who(e.seat), 'picks')} {picked}"
-    if isinstance(e, Discarded):
-        return f"{_says(who(e.seat), 'discards')} {tile(e.tile)}"
-    if isinstance(e, Passed):
-        if declaring:
-            return f"{_says(who(e.seat), 'declares')} no Atomic-style hand"
-        return f"  {_says(who(e.seat), 'passes')}"
-    if isinstance(e, Claimed):
-        return f"  {_says(who(e.seat), 'calls')} for {CLAIM_WORDS.get(e.kind, e.kind)}"
-    if isinstance(e, Granted):
-        return (f"{_says(who(e.seat), 'takes')} {tile(e.tile)} from {who(e.discarder)} "
-                f"for {CLAIM_WORDS.get(e.kind, e.kind)}")
-    if isinstance(e, Exposed):
-        return f"{_says(who(e.seat), 'exposes')} {tiles(e.tiles)} on rack {e.rack + 1}"
-    if isinstance(e, RackDead):
-        why = "its exposures fit no line" if e.reason == "exposure" else "Mah Jongg in error"
-        return f"{owner_words(who(e.seat)).capitalize()} rack {e.rack + 1} is DEAD: {why}"
-    if isinstance(e, Exchanged):
-        return (f"{_says(who(e.seat), 'gives')} {tile(e.tile)} for a Joker on "
-                f"{owner_words(who(e.owner))} rack {e.rack + 1}")
-    if isinstance(e, MahJonggDeclared):
-        flags = ", ".join(f for f, on in (("jokerless", e.jokerless), ("closed", e.closed))
-                          if on)
-        return (f"{_says(who(e.seat), 'declares')} MAH JONGG on rack {e.rack + 1}: {e.hand}"
-                f"{' (' + flags + ')' if flags else ''}")
-    if isinstance(e, MahJonggError):
-        if e.rack is None:
-            return f"{_says(who(e.seat), 'has')} no Mah Jongg with the claimed tile (in error)"
-        return f"{_says(who(e.seat), 'declares')} a Mah Jongg in error on rack {e.rack + 1}"
-    if isinstance(e, Moved):
-        moved = f"{tile(e.tile)} " if e.tile is not None else "a tile "
-        return f"{_says(who(e.seat), 'moves')} {moved}from rack {e.src + 1} to rack {e.dst + 1}"
-    if isinstance(e, HandDeclared):
-        return f"{_says(who(e.seat), 'declares')} {e.hand} (an Atomic-style hand)"
-    if isinstance(e, Undeclared):
-        return f"{_says(who(e.seat), 'goes')} off the declared hand ({e.reason})"
-    if isinstance(e, Withdrawn):
-        return (f"{_says(who(e.seat), 'withdraws')} the claim: {tile(e.tile)} goes back "
-                "to the discards")
-    if isinstance(e, Stopped):
-        return f"{_says(who(e.seat), 'has')} no open rack left and stops"
-    if isinstance(e, Ended):
-        return f"GAME OVER: {end_words(e.reason, e.seat, names)}"
-    return str(e)
+
+#: how a line stands out in a log (see :func:`tone`)
+_TONES: dict[type[Event], str] = {MahJonggDeclared: "win", Ended: "win", RackDead: "dead",
+                                  Picked: "quiet", Passed: "quiet"}
 
 
 def tone(e: Event) -> str:
     """How an event's line stands out in a log: ``win`` (a Mah Jongg, the end of the game),
     ``dead`` (a rack dies), ``quiet`` (picks and passes, the most frequent) or ``""``."""
-    if isinstance(e, MahJonggDeclared | Ended):
-        return "win"
-    if isinstance(e, RackDead):
-        return "dead"
-    if isinstance(e, Picked | Passed):
-        return "quiet"
-    return ""
+    return _TONES.get(type(e), "")
 
 
 def still_declaring(events: Iterable[Event]) -> bool:
@@ -180,11 +216,13 @@ def narrate_log(events: Sequence[Event], names: Sequence[str], *, declaring: boo
     """The lines of ``events``, one per event (``declaring``: the game is still in its round
     of declarations when they begin, see :func:`still_declaring`; a pass in it is a pass on
     declaring a hand, every later pass one on a discard)."""
+    teller = _Teller(names, words)
     out = []
     for e in events:
         if declaring and isinstance(e, Discarded):
             declaring = False
-        out.append(narrate(e, names, declaring=declaring, words=words))
+        tell = _TELL.get(type(e))
+        out.append(str(e) if tell is None else tell(e, teller, declaring))
     return out
 
 

@@ -221,7 +221,8 @@ def test_every_message_is_exactly_the_engine_view_of_that_seat(
                 continue
             assert set(m) == STATE_FIELDS and m["protocol"] == PROTOCOL
             assert m["view"] == views[m["version"]][seat]
-            sent = [(action_of(x, 0), x["kills_rack"]) for x in m["legal"]]
+            sent = [(action_of(x, 0), x.get("kills_rack", False)) for x in m["legal"]]
+            assert all(("kills_rack" in x) == (x["verb"] == "expose") for x in m["legal"])
             assert sent == (legal[m["version"]] if seat == 0 else [])
             assert [x["text"] for x in m["legal"]] == [a.body() for a, _ in sent]
             assert m["log"] == log[m["log_start"]:m["log_start"] + len(m["log"])]

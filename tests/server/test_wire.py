@@ -25,7 +25,7 @@ from twinrack.engine import (
     parse_action,
 )
 from twinrack.server import wire
-from twinrack.tiles import parse_tiles, tile_index
+from twinrack.tiles import CANONICAL, parse_tiles, tile_index
 
 
 def tiles(text: str) -> tuple[int, ...]:
@@ -34,32 +34,34 @@ def tiles(text: str) -> tuple[int, ...]:
 
 @pytest.mark.parametrize(("action", "kills", "sent"), [
     (Discard(0, tile_index("5B")), False,
-     {"verb": "discard", "text": "discard 5B", "tile": "5B", "kills_rack": False}),
-    (Pass(1), False, {"verb": "pass", "text": "pass", "kills_rack": False}),
+     {"verb": "discard", "text": "discard 5B", "tile": "5B"}),
+    (Pass(1), False, {"verb": "pass", "text": "pass"}),
     (Claim(1, "double"), False,
-     {"verb": "claim", "text": "claim double", "kind": "double", "kills_rack": False}),
+     {"verb": "claim", "text": "claim double", "kind": "double"}),
     (Expose(1, 1, tiles("6C 6C J")), True,
      {"verb": "expose", "text": "expose 2 6C 6C J", "rack": 1, "tiles": ["6C", "6C", "J"],
       "kills_rack": True}),
+    (Expose(0, 0, tiles("5B 5B 5B")), False,
+     {"verb": "expose", "text": "expose 1 5B 5B 5B", "rack": 0, "tiles": ["5B", "5B", "5B"],
+      "kills_rack": False}),
     (Exchange(0, tile_index("6C"), 1, 1, 0), False,
      {"verb": "exchange", "text": "exchange 6C from 1:2:1", "tile": "6C", "owner": 1,
-      "rack": 1, "index": 0, "kills_rack": False}),
+      "rack": 1, "index": 0}),
     (MahJongg(0, 0, tiles("F F 2B")), False,
-     {"verb": "mahjongg", "text": "mahjongg 1 2B F F", "rack": 0, "tiles": ["2B", "F", "F"],
-      "kills_rack": False}),
+     {"verb": "mahjongg", "text": "mahjongg 1 2B F F", "rack": 0, "tiles": ["2B", "F", "F"]}),
     (MahJongg(0, 1), False,
-     {"verb": "mahjongg", "text": "mahjongg 2", "rack": 1, "tiles": [], "kills_rack": False}),
+     {"verb": "mahjongg", "text": "mahjongg 2", "rack": 1, "tiles": []}),
     (Move(0, tile_index("N"), 1, 0), False,
-     {"verb": "move", "text": "move N 2>1", "tile": "N", "from": 1, "to": 0,
-      "kills_rack": False}),
+     {"verb": "move", "text": "move N 2>1", "tile": "N", "from": 1, "to": 0}),
     (Declare(0, "Special-1", tiles("F N E")), False,
      {"verb": "declare", "text": "declare Special-1 N E F", "hand": "Special-1",
-      "tiles": ["N", "E", "F"], "kills_rack": False}),
-    (Undeclare(0), False, {"verb": "undeclare", "text": "undeclare", "kills_rack": False}),
-    (Withdraw(1), False, {"verb": "withdraw", "text": "withdraw", "kills_rack": False}),
+      "tiles": ["N", "E", "F"]}),
+    (Undeclare(0), False, {"verb": "undeclare", "text": "undeclare"}),
+    (Withdraw(1), False, {"verb": "withdraw", "text": "withdraw"}),
 ])
 def test_a_legal_action_goes_out_as_an_object(action: object, kills: bool,
                                                sent: dict[str, object]) -> None:
+    """Each verb with its own fields; only an exposure can kill its rack, and says so."""
     assert wire.action_object(action, kills) == sent  # type: ignore[arg-type]
 
 
@@ -103,10 +105,21 @@ def test_an_action_the_rules_refuse_gets_the_engines_own_code(database_url: str)
         east = table.states[0]
         assert east["view"]["to_act"] == [0] and east["view"]["phase"] == "turn"
         held = set(" ".join(east["view"]["hand"]).split())
-        missing = next(t for t in ("1B", "2B", "3B", "4B", "5B") if t not in held)
+        missing = next(t for t in CANONICAL if t not in held)  # 37 kinds, 28 tiles at most
         table.send(0, f"discard {missing}", "no")
         err = next_error(table.socks[0])
         assert (err["code"], err["message"], err["msg_id"]) == (
             "tile_not_held", f"seat 0 holds no {missing}", "no")
         game = client.app.state.hub.tables[table.game_id].state
         assert game.version == east["version"]  # nothing applied
+
+
+def test_the_score_says_how_the_game_ended_to_each_viewer() -> None:
+    won = {"totals": [50, -50], "lines": [], "end_reason": "mahjongg", "winner": 0}
+    names = ["Ann", "Bea"]
+    assert wire.score_object(won, 0, names)["ending"] == \
+        "You win with a Mah Jongg on every rack."
+    assert wire.score_object(won, 1, names) == {
+        **won, "ending": "Ann wins with a Mah Jongg on every rack."}
+    wall = {"totals": [0, 0], "lines": [], "end_reason": "wall", "winner": None}
+    assert wire.score_object(wall, None, names)["ending"] == "The wall is spent."

@@ -412,7 +412,7 @@ class Hub:
                                         table.card.source, table.card.path, rec, names,
                                         timeout=self.settings.replay_seconds)
         out = {"game": table.id, "names": names, "frames": frames,
-               "score": wire.score_object(table.state, table.result(), None, names),
+               "score": wire.score_object(table.result(), None, names),
                "seed": rec["seed"], "commitment": rec["commitment"]}
         self.replays[table.id] = out
         while len(self.replays) > REPLAYS_KEPT:

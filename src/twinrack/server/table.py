@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import time
@@ -89,7 +88,7 @@ class Connection:
     def send(self, msg: dict[str, Any] | None) -> None:
         """Queue a message, encoded at once: queued text holds no objects for the
         garbage collector to walk, however slow the browser."""
-        self.outbox.put_nowait(None if msg is None else json.dumps(msg, separators=(",", ":")))
+        self.outbox.put_nowait(None if msg is None else wire.encode(msg))
 
 
 @dataclass
@@ -489,7 +488,7 @@ class LiveTable:
                 "log": wire.log_lines(st, seat, names, start), "log_start": start,
                 "players": self.players(), "deadline_ms": deadline_ms,
                 "hints": self._hints(conn, v), "paused": self.paused,
-                "score": wire.score_object(st, self.result(), seat, names)
+                "score": wire.score_object(self.result(), seat, names)
                 if st.over else None,
                 "call_seconds": self.call_seconds,
                 "record_url": f"/api/games/{self.id}/record"}
