@@ -4,7 +4,9 @@ Starts the service (SQLite file, as `make run` does) in a child process, creates
 whose seats are all played by this process through WebSockets (random legal actions, as
 bot-only tables), and measures, for every action, the time from sending it to receiving its
 acknowledgement (the server has applied it, committed it to the database and sent the new
-views). Bounded: it stops after --seconds or when every game has ended, whichever is first.
+views), and the server process's own CPU time per action (which the load of the machine
+changes far less than the latencies). Bounded: it stops after --seconds or when every game
+has ended, whichever is first.
 
     python benchmarks/bench_server.py --tables 200 --seconds 30
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import statistics
@@ -113,7 +116,21 @@ async def play_seat(url: str, seat: int, rng: random.Random, measure_from: float
                     latest = None
 
 
-async def run(base: str, port: int, tables: int, seconds: float, think: float,
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user and system) of process ``pid`` so far, where /proc says it."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def cpu_at(pid: int, moment: float) -> float | None:
+    await asyncio.sleep(max(0.0, moment - time.monotonic()))
+    return cpu_seconds(pid)
+
+
+async def run(base: str, port: int, pid: int, tables: int, seconds: float, think: float,
               warmup: float) -> dict[str, Any]:
     created = await create_tables(base, tables)
     latencies: list[float] = []
@@ -126,8 +143,13 @@ async def run(base: str, port: int, tables: int, seconds: float, think: float,
                       random.Random(rng.random()), start, stop_at, think, latencies,
                       counts)
             for gid, tokens in created for seat, tok in tokens.items()]
+    # the server's own CPU per action: what the load of this machine changes least
+    cpu_start = asyncio.create_task(cpu_at(pid, start))
     await asyncio.gather(*jobs)
     elapsed = max(1e-9, time.monotonic() - start)
+    cpu_end, cpu_begun = cpu_seconds(pid), await cpu_start
+    cpu_ms = (None if cpu_end is None or cpu_begun is None or not latencies
+              else round((cpu_end - cpu_begun) / len(latencies) * 1000, 2))
     lat = sorted(latencies)
 
     def pct(p: float) -> float:
@@ -137,6 +159,7 @@ async def run(base: str, port: int, tables: int, seconds: float, think: float,
             "actions_per_second": round(len(lat) / elapsed, 1),
             "latency_ms_p50": round(statistics.median(lat) * 1000, 1) if lat else None,
             "latency_ms_p99": round(pct(0.99), 1), "latency_ms_max": round(pct(1.0), 1),
+            "server_cpu_ms_per_action": cpu_ms,
             "games_finished": counts["games"], "refused": counts["refused"]}
 
 
@@ -156,15 +179,17 @@ def main() -> None:
         url = args.database_url or f"sqlite:///{d}/bench.db"
         server = ServerProcess(url, log=Path(d) / "server.log").start()
         try:
-            result = asyncio.run(run(server.base, server.port, args.tables, args.seconds,
-                                 args.think, args.warmup))
+            assert server.proc is not None
+            result = asyncio.run(run(server.base, server.port, server.proc.pid, args.tables,
+                                     args.seconds, args.think, args.warmup))
         finally:
             server.stop()
     print(json.dumps(result))
     print(f"{result['tables']} concurrent tables (think {args.think} s) for "
           f"{result['seconds']} s: "
           f"{result['actions_per_second']} actions/s, latency p50 {result['latency_ms_p50']} ms,"
-          f" p99 {result['latency_ms_p99']} ms (send to acknowledgement)")
+          f" p99 {result['latency_ms_p99']} ms (send to acknowledgement), server CPU "
+          f"{result['server_cpu_ms_per_action']} ms per action")
 
 
 if __name__ == "__main__":
