@@ -31,6 +31,8 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.server.server_process import ServerProcess
 
+from twinrack.server.wire import PROTOCOL
+
 #: lines of many ways each (suit letters that may repeat, X and Y free)
 HEAVY = 'pattern = "XX0a YY0b XX0c YY0a NN EE WW"\nsuits = "any"\n'  # 864 ways
 FILLERS = [('pattern = "XX0a YY0b XX0c YY0a NN EE WW"\n', 288),  # 288 ways, suits distinct
@@ -100,7 +102,7 @@ async def heavy_game(base: str, port: int, stop: asyncio.Event, rng: random.Rand
             files={"card_file": ("heaviest.toml", heaviest_card().encode(), "text/plain")})
         counts["upload_s"] = max(counts.get("upload_s", 0.0), time.monotonic() - t0)
     game_id, token = tokens_of(r.text)
-    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{game_id}?token={token}",
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{game_id}?protocol={PROTOCOL}&token={token}",
                                   max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hints", "on": True}))
         n = 0
@@ -113,7 +115,7 @@ async def heavy_game(base: str, port: int, stop: asyncio.Event, rng: random.Rand
                 if msg.get("type") == "state":
                     return
                 continue
-            legal = [x["action"] for x in msg["legal"] if not x["action"].startswith("move")]
+            legal = [x["text"] for x in msg["legal"] if x["verb"] != "move"]
             if legal:
                 n += 1
                 await ws.send(json.dumps({"type": "action", "version": msg["version"],
@@ -174,7 +176,7 @@ async def run(base: str, port: int, seconds: float, heavy: int) -> dict[str, Any
                                                       "players": "2", "seat1": "human",
                                                       "call_seconds": "120"})
     game_id, token = tokens_of(r.text)
-    quiet = f"ws://127.0.0.1:{port}/ws/{game_id}?token={token}"
+    quiet = f"ws://127.0.0.1:{port}/ws/{game_id}?protocol={PROTOCOL}&token={token}"
     calm = await phase(base, port, quiet, seconds, 0)
     loaded = await phase(base, port, quiet, seconds, heavy)
     return {"quiet": calm, "heavy": loaded}

@@ -4,7 +4,9 @@ Starts the service (SQLite file, as `make run` does) in a child process, creates
 whose seats are all played by this process through WebSockets (random legal actions, as
 bot-only tables), and measures, for every action, the time from sending it to receiving its
 acknowledgement (the server has applied it, committed it to the database and sent the new
-views). Bounded: it stops after --seconds or when every game has ended, whichever is first.
+views), and the server process's own CPU time per action (which the load of the machine
+changes far less than the latencies). Bounded: it stops after --seconds or when every game
+has ended, whichever is first.
 
     python benchmarks/bench_server.py --tables 200 --seconds 30
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import statistics
@@ -29,6 +32,11 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.server.server_process import ServerProcess
 
+#: the table protocol this client speaks (docs/protocol.md); a server of protocol 1 ignores
+#: the parameter, so the same script measures both
+PROTOCOL = 2
+
+
 
 async def create_tables(base: str, n: int) -> list[tuple[str, dict[int, str]]]:
     out = []
@@ -42,6 +50,14 @@ async def create_tables(base: str, n: int) -> list[tuple[str, dict[int, str]]]:
                            r'token=([^"]+)"', r.text).group(1)
             out.append((game_id, {0: t0, 1: t1}))
     return out
+
+
+def choices(state: dict[str, Any]) -> list[str]:
+    """The texts of the legal actions of a state, but moves (so that games go on); the
+    legal actions of protocol 1 (before 2: strings under "action") are read too, so that
+    one script measures both."""
+    texts = [x.get("text") or x["action"] for x in state["legal"]]
+    return [t for t in texts if not t.startswith("move")]
 
 
 async def play_seat(url: str, seat: int, rng: random.Random, measure_from: float,
@@ -74,8 +90,7 @@ async def play_seat(url: str, seat: int, rng: random.Random, measure_from: float
                 counts["acks" if kind == "ack" else "refused"] += 1
                 pending = None
             if pending is None and latest is not None:
-                legal = [x["action"] for x in latest["legal"]
-                         if not x["action"].startswith("move")]
+                legal = choices(latest)
                 if legal:
                     if think > 0:  # a bot's pace: think, then act on the newest state
                         await asyncio.sleep(think * (0.5 + rng.random()))
@@ -89,8 +104,7 @@ async def play_seat(url: str, seat: int, rng: random.Random, measure_from: float
                                 latest = newer
                         if latest is None or latest["view"]["phase"] == "over":
                             continue
-                        legal = [x["action"] for x in latest["legal"]
-                                 if not x["action"].startswith("move")]
+                        legal = choices(latest)
                         if not legal:
                             latest = None
                             continue
@@ -102,7 +116,21 @@ async def play_seat(url: str, seat: int, rng: random.Random, measure_from: float
                     latest = None
 
 
-async def run(base: str, port: int, tables: int, seconds: float, think: float,
+def cpu_seconds(pid: int) -> float | None:
+    """CPU time (user and system) of process ``pid`` so far, where /proc says it."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def cpu_at(pid: int, moment: float) -> float | None:
+    await asyncio.sleep(max(0.0, moment - time.monotonic()))
+    return cpu_seconds(pid)
+
+
+async def run(base: str, port: int, pid: int, tables: int, seconds: float, think: float,
               warmup: float) -> dict[str, Any]:
     created = await create_tables(base, tables)
     latencies: list[float] = []
@@ -111,12 +139,17 @@ async def run(base: str, port: int, tables: int, seconds: float, think: float,
     start = begin + warmup  # connections open and first deals are sent before measuring
     stop_at = start + seconds
     rng = random.Random(1)
-    jobs = [play_seat(f"ws://127.0.0.1:{port}/ws/{gid}?token={tok}", seat,
+    jobs = [play_seat(f"ws://127.0.0.1:{port}/ws/{gid}?protocol={PROTOCOL}&token={tok}", seat,
                       random.Random(rng.random()), start, stop_at, think, latencies,
                       counts)
             for gid, tokens in created for seat, tok in tokens.items()]
+    # the server's own CPU per action: what the load of this machine changes least
+    cpu_start = asyncio.create_task(cpu_at(pid, start))
     await asyncio.gather(*jobs)
     elapsed = max(1e-9, time.monotonic() - start)
+    cpu_end, cpu_begun = cpu_seconds(pid), await cpu_start
+    cpu_ms = (None if cpu_end is None or cpu_begun is None or not latencies
+              else round((cpu_end - cpu_begun) / len(latencies) * 1000, 2))
     lat = sorted(latencies)
 
     def pct(p: float) -> float:
@@ -126,6 +159,7 @@ async def run(base: str, port: int, tables: int, seconds: float, think: float,
             "actions_per_second": round(len(lat) / elapsed, 1),
             "latency_ms_p50": round(statistics.median(lat) * 1000, 1) if lat else None,
             "latency_ms_p99": round(pct(0.99), 1), "latency_ms_max": round(pct(1.0), 1),
+            "server_cpu_ms_per_action": cpu_ms,
             "games_finished": counts["games"], "refused": counts["refused"]}
 
 
@@ -145,15 +179,17 @@ def main() -> None:
         url = args.database_url or f"sqlite:///{d}/bench.db"
         server = ServerProcess(url, log=Path(d) / "server.log").start()
         try:
-            result = asyncio.run(run(server.base, server.port, args.tables, args.seconds,
-                                 args.think, args.warmup))
+            assert server.proc is not None
+            result = asyncio.run(run(server.base, server.port, server.proc.pid, args.tables,
+                                     args.seconds, args.think, args.warmup))
         finally:
             server.stop()
     print(json.dumps(result))
     print(f"{result['tables']} concurrent tables (think {args.think} s) for "
           f"{result['seconds']} s: "
           f"{result['actions_per_second']} actions/s, latency p50 {result['latency_ms_p50']} ms,"
-          f" p99 {result['latency_ms_p99']} ms (send to acknowledgement)")
+          f" p99 {result['latency_ms_p99']} ms (send to acknowledgement), server CPU "
+          f"{result['server_cpu_ms_per_action']} ms per action")
 
 
 if __name__ == "__main__":

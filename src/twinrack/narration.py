@@ -1,12 +1,26 @@
-"""Game events in words, for logs that people read (terminal client, replay command).
+"""Game events in words, for logs that people read: the terminal client, the replay
+command and the web table (whose server sends these lines, so no browser parses events).
 
-Pure: names are passed in (``"You"`` gets the verbs of the second person).
+Pure: names are passed in (``"You"`` gets the verbs of the second person), and so is the
+way tiles are written (notation in a terminal, words for a page that a screen reader
+reads aloud).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
 
+from twinrack.engine import (
+    Action,
+    Claim,
+    Declare,
+    Discard,
+    Exchange,
+    Expose,
+    MahJongg,
+    Move,
+)
 from twinrack.engine.events import (
     Claimed,
     Cut,
@@ -40,6 +54,34 @@ _VERBS = {
 }
 
 
+class TileWords(NamedTuple):
+    """How a log writes one tile and a group of tiles."""
+
+    tile: Callable[[int], str]
+    tiles: Callable[[Sequence[int]], str]
+
+
+#: tiles in notation (``5B``, ``5B 5B J``): the terminal client and the replay command
+NOTATION = TileWords(CANONICAL.__getitem__, format_tiles)
+
+_SUITS = {"B": "Bam", "C": "Crak", "D": "Dot"}
+_HONOURS = {"N": "North wind", "E": "East wind", "W": "West wind", "S": "South wind",
+            "R": "Red dragon", "G": "Green dragon", "0": "White dragon", "F": "Flower",
+            "J": "Joker"}
+
+
+def tile_label(tile: int) -> str:
+    """A tile in words (``5 Bam``, ``White dragon``), as the web table's images are labelled."""
+    name = CANONICAL[tile]
+    if len(name) == 2 and name[1] in _SUITS:
+        return f"{name[0]} {_SUITS[name[1]]}"
+    return _HONOURS.get(name, name)
+
+
+#: tiles in words (``5 Bam, 5 Bam, Joker``): the web table
+LABELS = TileWords(tile_label, lambda tiles: ", ".join(tile_label(t) for t in tiles))
+
+
 def _says(name: str, verb: str) -> str:
     """``Bot picks`` / ``You pick``."""
     return f"{name} {_VERBS.get(verb, verb) if name == 'You' else verb}"
@@ -50,67 +92,163 @@ def owner_words(name: str) -> str:
     return "your" if name == "You" else f"{name}'s"
 
 
-def narrate(e: Event, names: Sequence[str], declaring: bool = False) -> str:
+class _Teller:
+    """Who is who and how tiles are written, for one log."""
+
+    __slots__ = ("names", "tile", "tiles")
+
+    def __init__(self, names: Sequence[str], words: TileWords) -> None:
+        self.names = names
+        self.tile, self.tiles = words
+
+    def who(self, seat: int | None) -> str:
+        return "?" if seat is None else self.names[seat]
+
+    def says(self, seat: int | None, verb: str) -> str:
+        """``Bot picks`` / ``You pick``."""
+        return _says(self.who(seat), verb)
+
+
+def _dealt(e: Dealt, t: _Teller, declaring: bool) -> str:
+    if e.tiles is not None:
+        return f"{t.says(e.seat, 'is')} dealt {e.count}: {t.tiles(e.tiles)}"
+    return f"{t.says(e.seat, 'is')} dealt {e.count} tiles"
+
+
+def _picked(e: Picked, t: _Teller, declaring: bool) -> str:
+    return f"{t.says(e.seat, 'picks')} {t.tile(e.tile) if e.tile is not None else 'a tile'}"
+
+
+def _passed(e: Passed, t: _Teller, declaring: bool) -> str:
+    if declaring:
+        return f"{t.says(e.seat, 'declares')} no Atomic-style hand"
+    return f"  {t.says(e.seat, 'passes')}"
+
+
+def _granted(e: Granted, t: _Teller, declaring: bool) -> str:
+    return (f"{t.says(e.seat, 'takes')} {t.tile(e.tile)} from {t.who(e.discarder)} "
+            f"for {CLAIM_WORDS.get(e.kind, e.kind)}")
+
+
+def _dead(e: RackDead, t: _Teller, declaring: bool) -> str:
+    why = "its exposures fit no line" if e.reason == "exposure" else "Mah Jongg in error"
+    return f"{owner_words(t.who(e.seat)).capitalize()} rack {e.rack + 1} is DEAD: {why}"
+
+
+def _exchanged(e: Exchanged, t: _Teller, declaring: bool) -> str:
+    return (f"{t.says(e.seat, 'gives')} {t.tile(e.tile)} for a Joker on "
+            f"{owner_words(t.who(e.owner))} rack {e.rack + 1}")
+
+
+def _mahjongg(e: MahJonggDeclared, t: _Teller, declaring: bool) -> str:
+    flags = ", ".join(f for f, on in (("jokerless", e.jokerless), ("closed", e.closed)) if on)
+    return (f"{t.says(e.seat, 'declares')} MAH JONGG on rack {e.rack + 1}: {e.hand}"
+            f"{' (' + flags + ')' if flags else ''}")
+
+
+def _in_error(e: MahJonggError, t: _Teller, declaring: bool) -> str:
+    if e.rack is None:
+        return f"{t.says(e.seat, 'has')} no Mah Jongg with the claimed tile (in error)"
+    return f"{t.says(e.seat, 'declares')} a Mah Jongg in error on rack {e.rack + 1}"
+
+
+def _moved(e: Moved, t: _Teller, declaring: bool) -> str:
+    moved = f"{t.tile(e.tile)} " if e.tile is not None else "a tile "
+    return f"{t.says(e.seat, 'moves')} {moved}from rack {e.src + 1} to rack {e.dst + 1}"
+
+
+#: each kind of event in words (``declaring``: in the round of declarations after the deal)
+_TELL: dict[type[Event], Callable[[Any, _Teller, bool], str]] = {
+    Started: lambda e, t, d: (f"New game: {e.variant.title()}, {e.players} players, "
+                              f"{e.revision} rules; wall committed to sha256 "
+                              f"{e.commitment[:12]}..."),
+    Cut: lambda e, t, d: f"East throws {e.die}: the first wall is cut by {e.die} stacks",
+    Dealt: _dealt,
+    Picked: _picked,
+    Discarded: lambda e, t, d: f"{t.says(e.seat, 'discards')} {t.tile(e.tile)}",
+    Passed: _passed,
+    Claimed: lambda e, t, d: (f"  {t.says(e.seat, 'calls')} for "
+                              f"{CLAIM_WORDS.get(e.kind, e.kind)}"),
+    Granted: _granted,
+    Exposed: lambda e, t, d: (f"{t.says(e.seat, 'exposes')} {t.tiles(e.tiles)} on rack "
+                              f"{e.rack + 1}"),
+    RackDead: _dead,
+    Exchanged: _exchanged,
+    MahJonggDeclared: _mahjongg,
+    MahJonggError: _in_error,
+    Moved: _moved,
+    HandDeclared: lambda e, t, d: f"{t.says(e.seat, 'declares')} {e.hand} (an Atomic-style hand)",
+    Undeclared: lambda e, t, d: f"{t.says(e.seat, 'goes')} off the declared hand ({e.reason})",
+    Withdrawn: lambda e, t, d: (f"{t.says(e.seat, 'withdraws')} the claim: {t.tile(e.tile)} "
+                                "goes back to the discards"),
+    Stopped: lambda e, t, d: f"{t.says(e.seat, 'has')} no open rack left and stops",
+    Ended: lambda e, t, d: f"GAME OVER: {end_words(e.reason, e.seat, t.names)}",
+}
+
+
+def narrate(e: Event, names: Sequence[str], declaring: bool = False,
+            words: TileWords = NOTATION) -> str:
     """One event in words, from the player's side of the table (``declaring``: during the
     round of declarations right after the deal)."""
-    def who(s: int | None) -> str:
-        return "?" if s is None else names[s]
+    tell = _TELL.get(type(e))
+    return str(e) if tell is None else tell(e, _Teller(names, words), declaring)
 
-    if isinstance(e, Started):
-        return (f"New game: {e.variant.title()}, {e.players} players, {e.revision} rules; "
-                f"wall committed to sha256 {e.commitment[:12]}...")
-    if isinstance(e, Cut):
-        return f"East throws {e.die}: the first wall is cut by {e.die} stacks"
-    if isinstance(e, Dealt):
-        if e.tiles is not None:
-            return f"{_says(who(e.seat), 'is')} dealt {e.count}: {format_tiles(e.tiles)}"
-        return f"{_says(who(e.seat), 'is')} dealt {e.count} tiles"
-    if isinstance(e, Picked):
-        tile = CANONICAL[e.tile] if e.tile is not None else "a tile"
-        return f"{_says(who(e.seat), 'picks')} {tile}"
-    if isinstance(e, Discarded):
-        return f"{_says(who(e.seat), 'discards')} {CANONICAL[e.tile]}"
-    if isinstance(e, Passed):
-        if declaring:
-            return f"{_says(who(e.seat), 'declares')} no Atomic-style hand"
-        return f"  {_says(who(e.seat), 'passes')}"
-    if isinstance(e, Claimed):
-        return f"  {_says(who(e.seat), 'calls')} for {CLAIM_WORDS.get(e.kind, e.kind)}"
-    if isinstance(e, Granted):
-        return (f"{_says(who(e.seat), 'takes')} {CANONICAL[e.tile]} from {who(e.discarder)} "
-                f"for {CLAIM_WORDS.get(e.kind, e.kind)}")
-    if isinstance(e, Exposed):
-        return f"{_says(who(e.seat), 'exposes')} {format_tiles(e.tiles)} on rack {e.rack + 1}"
-    if isinstance(e, RackDead):
-        why = "its exposures fit no line" if e.reason == "exposure" else "Mah Jongg in error"
-        return f"{owner_words(who(e.seat)).capitalize()} rack {e.rack + 1} is DEAD: {why}"
-    if isinstance(e, Exchanged):
-        return (f"{_says(who(e.seat), 'gives')} {CANONICAL[e.tile]} for a Joker on "
-                f"{owner_words(who(e.owner))} rack {e.rack + 1}")
-    if isinstance(e, MahJonggDeclared):
-        flags = ", ".join(f for f, on in (("jokerless", e.jokerless), ("closed", e.closed))
-                          if on)
-        return (f"{_says(who(e.seat), 'declares')} MAH JONGG on rack {e.rack + 1}: {e.hand}"
-                f"{' (' + flags + ')' if flags else ''}")
-    if isinstance(e, MahJonggError):
-        if e.rack is None:
-            return f"{_says(who(e.seat), 'has')} no Mah Jongg with the claimed tile (in error)"
-        return f"{_says(who(e.seat), 'declares')} a Mah Jongg in error on rack {e.rack + 1}"
-    if isinstance(e, Moved):
-        tile = f"{CANONICAL[e.tile]} " if e.tile is not None else "a tile "
-        return f"{_says(who(e.seat), 'moves')} {tile}from rack {e.src + 1} to rack {e.dst + 1}"
-    if isinstance(e, HandDeclared):
-        return f"{_says(who(e.seat), 'declares')} {e.hand} (an Atomic-style hand)"
-    if isinstance(e, Undeclared):
-        return f"{_says(who(e.seat), 'goes')} off the declared hand ({e.reason})"
-    if isinstance(e, Withdrawn):
-        return (f"{_says(who(e.seat), 'withdraws')} the claim: {CANONICAL[e.tile]} goes back "
-                "to the discards")
-    if isinstance(e, Stopped):
-        return f"{_says(who(e.seat), 'has')} no open rack left and stops"
-    if isinstance(e, Ended):
-        return f"GAME OVER: {end_words(e.reason, e.seat, names)}"
-    return str(e)
+
+#: how a line stands out in a log (see :func:`tone`)
+_TONES: dict[type[Event], str] = {MahJonggDeclared: "win", Ended: "win", RackDead: "dead",
+                                  Picked: "quiet", Passed: "quiet"}
+
+
+def tone(e: Event) -> str:
+    """How an event's line stands out in a log: ``win`` (a Mah Jongg, the end of the game),
+    ``dead`` (a rack dies), ``quiet`` (picks and passes, the most frequent) or ``""``."""
+    return _TONES.get(type(e), "")
+
+
+def still_declaring(events: Iterable[Event]) -> bool:
+    """Whether a game whose log so far is ``events`` is still in the round of declarations
+    right after the deal (rules section 3): no tile has been discarded yet."""
+    return not any(isinstance(e, Discarded) for e in events)
+
+
+def narrate_log(events: Sequence[Event], names: Sequence[str], *, declaring: bool = True,
+                words: TileWords = NOTATION) -> list[str]:
+    """The lines of ``events``, one per event (``declaring``: the game is still in its round
+    of declarations when they begin, see :func:`still_declaring`; a pass in it is a pass on
+    declaring a hand, every later pass one on a discard)."""
+    teller = _Teller(names, words)
+    out = []
+    for e in events:
+        if declaring and isinstance(e, Discarded):
+            declaring = False
+        tell = _TELL.get(type(e))
+        out.append(str(e) if tell is None else tell(e, teller, declaring))
+    return out
+
+
+def narrate_action(a: Action, names: Sequence[str], words: TileWords = NOTATION) -> str:
+    """What a player did, in a few words (``Ann: discard 5 Bam``)."""
+    tile, tiles = words
+    if isinstance(a, Discard):
+        what = f"discard {tile(a.tile)}"
+    elif isinstance(a, Claim):
+        what = f"claim for {CLAIM_WORDS.get(a.kind, a.kind)}"
+    elif isinstance(a, Expose):
+        what = f"expose {tiles(a.tiles)} on rack {a.rack + 1}"
+    elif isinstance(a, Exchange):
+        what = (f"give {tile(a.tile)} for the Joker in {owner_words(names[a.owner])} rack "
+                f"{a.rack + 1}, group {a.index + 1}")
+    elif isinstance(a, MahJongg):
+        what = (f"Mah Jongg on rack {a.rack + 1}" if a.tiles
+                else f"declare rack {a.rack + 1} as arranged")
+    elif isinstance(a, Move):
+        what = f"move {tile(a.tile)} from rack {a.src + 1} to rack {a.dst + 1}"
+    elif isinstance(a, Declare):
+        what = f"declare {a.hand}"
+    else:
+        what = {"pass": "pass", "undeclare": "go off the declared hand",
+                "withdraw": "withdraw the claim"}.get(a.verb, a.body())
+    return f"{names[a.seat]}: {what}"
 
 
 def end_words(reason: str | None, seat: int | None, names: Sequence[str]) -> str:

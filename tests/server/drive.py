@@ -8,7 +8,7 @@ from typing import Any
 
 from fastapi.testclient import TestClient
 
-from tests.server.helpers import create_table
+from tests.server.helpers import create_table, ws_path
 
 
 class Players:
@@ -20,7 +20,7 @@ class Players:
         self.tokens = tokens
         self.stack = contextlib.ExitStack()
         self.socks = {s: self.stack.enter_context(
-            client.websocket_connect(f"/ws/{game_id}?token={t}")) for s, t in tokens.items()}
+            client.websocket_connect(ws_path(game_id, t))) for s, t in tokens.items()}
         self.states = {s: _next_state(ws) for s, ws in self.socks.items()}
         self.sync(max(st["version"] for st in self.states.values()))
         self.n = 0
@@ -48,9 +48,13 @@ class Players:
     def step(self, rng: random.Random) -> str:
         """One random legal action (never a pure rearrangement) of a seat that must act."""
         seat = self.states[0]["view"]["to_act"][0]
-        legal = [x["action"] for x in self.states[seat]["legal"]
-                 if not x["action"].startswith("move")]
-        action = rng.choice(legal)
+        legal = [x["text"] for x in self.states[seat]["legal"] if x["verb"] != "move"]
+        return self.step_with(rng.choice(legal))
+
+    def step_with(self, action: str) -> str:
+        """``action`` for the first seat that must act, once it is stored and every seat
+        has seen its result."""
+        seat = self.states[0]["view"]["to_act"][0]
         self.n += 1
         msg_id = f"d{self.n}"
         ws = self.socks[seat]

@@ -4,12 +4,28 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 from fastapi.testclient import TestClient
 
+from twinrack.engine import (
+    Action,
+    Claim,
+    Declare,
+    Discard,
+    Exchange,
+    Expose,
+    MahJongg,
+    Move,
+    Pass,
+    Undeclare,
+    Withdraw,
+)
 from twinrack.server.app import create_app
 from twinrack.server.config import Settings
+from twinrack.server.wire import PROTOCOL
+from twinrack.tiles import tile_index
 
 
 def make_client(database_url: str, **overrides: Any) -> TestClient:
@@ -18,6 +34,32 @@ def make_client(database_url: str, **overrides: Any) -> TestClient:
                         call_seconds=overrides.pop("call_seconds", 10.0),
                         rate_burst=overrides.pop("rate_burst", 0), **overrides)
     return TestClient(create_app(settings))
+
+
+def action_of(obj: dict[str, Any], seat: int) -> Action:
+    """The engine action that a legal-action object of the protocol describes, read from
+    its fields alone (not its text), so that a test can compare it with the engine's."""
+    tiles = tuple(sorted(tile_index(t) for t in obj.get("tiles", [])))
+    tile = tile_index(obj["tile"]) if "tile" in obj else None
+    verb = obj["verb"]
+    made: dict[str, Callable[[], Action]] = {
+        "discard": lambda: Discard(seat, tile),
+        "pass": lambda: Pass(seat),
+        "claim": lambda: Claim(seat, obj["kind"]),
+        "expose": lambda: Expose(seat, obj["rack"], tiles),
+        "exchange": lambda: Exchange(seat, tile, obj["owner"], obj["rack"], obj["index"]),
+        "mahjongg": lambda: MahJongg(seat, obj["rack"], tiles),
+        "move": lambda: Move(seat, tile, obj["from"], obj["to"]),
+        "declare": lambda: Declare(seat, obj["hand"], tiles),
+        "undeclare": lambda: Undeclare(seat),
+        "withdraw": lambda: Withdraw(seat),
+    }
+    return made[verb]()
+
+
+def ws_path(game_id: str, token: str | None = None) -> str:
+    """The table channel of a game, for the seat of ``token`` (none: a spectator)."""
+    return f"/ws/{game_id}?protocol={PROTOCOL}" + (f"&token={token}" if token else "")
 
 
 def create_table(client: TestClient, **form: str) -> tuple[str, dict[int, str]]:
@@ -48,7 +90,7 @@ def next_state(ws: Any, seen: list[dict[str, Any]] | None = None) -> dict[str, A
 
 def choose(msg: dict[str, Any], rng: random.Random) -> str | None:
     """A random legal action, never a pure rearrangement (so games move on)."""
-    legal = [x["action"] for x in msg["legal"] if not x["action"].startswith("move")]
+    legal = [x["text"] for x in msg["legal"] if x["verb"] != "move"]
     return rng.choice(legal) if legal else None
 
 
@@ -61,10 +103,12 @@ def next_error(ws: Any) -> dict[str, Any]:
 
 
 def play_to_end(ws: Any, rng: random.Random, seen: list[dict[str, Any]],
-                limit: int = 5000) -> dict[str, Any]:
-    """Answer every state with a random legal action until the game is over."""
+                limit: int = 5000, hints: bool = False) -> dict[str, Any]:
+    """Answer every state with a random legal action until the game is over (``hints``:
+    hold the first decision until its hints have come, however busy the machine)."""
     latest: dict[str, Any] | None = None
     pending: str | None = None
+    hinted = not hints
     n = 0
     for _ in range(limit):
         msg = ws.receive_json()
@@ -73,8 +117,13 @@ def play_to_end(ws: Any, rng: random.Random, seen: list[dict[str, Any]],
             if msg["view"]["phase"] == "over":
                 return msg
             latest = msg
+            hinted = hinted or msg["hints"] is not None
+        elif msg["type"] == "hints":
+            hinted = True
         elif msg.get("msg_id") is not None and msg.get("msg_id") == pending:
             pending = None
+        if not hinted and latest is not None and latest["legal"]:
+            continue
         if pending is None and latest is not None:
             action = choose(latest, rng)
             if action is not None:

@@ -31,8 +31,8 @@ def stored_seqs(database_url: str, game_id: str) -> list[int]:
 
 def one_action(players: Players, rng: random.Random) -> tuple[int, str]:
     seat = players.states[0]["view"]["to_act"][0]
-    legal = [x["action"] for x in players.states[seat]["legal"]
-             if not x["action"].startswith("move")]
+    legal = [x["text"] for x in players.states[seat]["legal"]
+             if x["verb"] != "move"]
     return seat, rng.choice(legal)
 
 
@@ -132,10 +132,10 @@ def inject_one_failure(hub: Any, point: str) -> None:
         def fail(conn: Any, *args: Any) -> None:
             raise OSError("the commit failed")
 
-        event.listen(hub.engine, "commit", fail)
+        event.listen(hub.db.engine, "commit", fail)
         try:
             return real(rows)
         finally:
-            event.remove(hub.engine, "commit", fail)
+            event.remove(hub.db.engine, "commit", fail)
 
     hub._store_batch = store

@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 from tests.server.drive import Players
-from tests.server.helpers import create_table, make_client, next_error, next_state
+from tests.server.helpers import create_table, make_client, next_error, next_state, ws_path
 from twinrack.card.loader import MAX_WAYS_PER_CARD, MAX_WAYS_PER_LINE
 
 HEAVY_LINE = 'pattern = "XX0a YY0b XX0c YY0a NN EE WW"\nsuits = "any"\n'  # 864 ways
@@ -59,7 +59,7 @@ def test_deep_nesting_and_huge_numbers_in_a_card_are_refused(database_url: str) 
 def test_binary_frames_and_deep_json_get_errors_and_the_socket_stays(database_url: str) -> None:
     with make_client(database_url) as client:
         game_id, tokens = create_table(client)
-        with client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as ws:
+        with client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
             next_state(ws)
             ws.send_bytes(b"\x00\x01binary")
             assert next_error(ws) == {"type": "error", "code": "bad_message", "msg_id": None,
@@ -80,8 +80,8 @@ def test_long_actions_and_message_ids_are_refused_never_cut(database_url: str) -
             seat = players.states[0]["view"]["to_act"][0]
             version = players.version
             ws = players.socks[seat]
-            pass_ = [x["action"] for x in players.states[seat]["legal"]
-                     if x["action"] == "pass"]
+            pass_ = [x["text"] for x in players.states[seat]["legal"]
+                     if x["verb"] == "pass"]
             text = (pass_[0] if pass_ else "pass") + " " * 400 + "junk"
             ws.send_json({"type": "action", "version": version, "msg_id": "a",
                           "action": text})
@@ -101,12 +101,12 @@ def test_duplicates_are_per_seat_and_after_the_seat_check(database_url: str) -> 
     another seat may use the same msg_id for its own action."""
     with make_client(database_url) as client:
         players = Players.at_new_table(client)
-        with players, client.websocket_connect(f"/ws/{players.game_id}") as spectator:
+        with players, client.websocket_connect(ws_path(players.game_id)) as spectator:
             next_state(spectator)
             rng = random.Random(4)
             seat = players.states[0]["view"]["to_act"][0]
-            legal = [x["action"] for x in players.states[seat]["legal"]
-                     if not x["action"].startswith("move")]
+            legal = [x["text"] for x in players.states[seat]["legal"]
+                     if x["verb"] != "move"]
             players.send(seat, rng.choice(legal), "same")
             ack, _ = players.reply(seat, "same")
             assert ack["type"] == "ack" and "duplicate" not in ack
@@ -116,8 +116,8 @@ def test_duplicates_are_per_seat_and_after_the_seat_check(database_url: str) -> 
             assert next_error(spectator)["code"] == "spectator"
             other = players.states[0]["view"]["to_act"][0]
             if other != seat:
-                legal = [x["action"] for x in players.states[other]["legal"]
-                         if not x["action"].startswith("move")]
+                legal = [x["text"] for x in players.states[other]["legal"]
+                         if x["verb"] != "move"]
                 players.send(other, legal[0], "same")
                 ack2, _ = players.reply(other, "same")
                 assert ack2["type"] == "ack" and "duplicate" not in ack2

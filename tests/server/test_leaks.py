@@ -12,6 +12,7 @@ checks below, or the test fails.
 from __future__ import annotations
 
 import copy
+import json
 import random
 import re
 from typing import Any
@@ -22,24 +23,35 @@ from starlette.routing import Mount, WebSocketRoute
 
 from tests.server.drive import Players
 from tests.server.helpers import make_client
-from twinrack.engine import GameState
+from twinrack.engine import GameState, legal_actions, view
 from twinrack.engine.record import record_for
+from twinrack.narration import LABELS, narrate
 from twinrack.server.hub import token_hash
+from twinrack.server.wire import PROTOCOL, names_for
 from twinrack.tiles import format_tiles
 
 
-def secrets_of(state: GameState, viewer: int | None, tokens: dict[int, str]) -> set[str]:
-    """What ``viewer`` may not see now, as text that would betray it."""
+def secrets_of(state: GameState, viewer: int | None, tokens: dict[int, str],
+               names: list[str]) -> set[str]:
+    """What ``viewer`` may not see now, as text that would betray it: in notation and as
+    the narrated log would say it."""
     out: set[str] = set()
     if not state.over:
         out.add(state.seed.hex())
+        shown = names_for(names, viewer)
         for e in state.events:
-            if e.seen_by(viewer) != e:
+            seen = e.seen_by(viewer)
+            if seen != e:
                 out.add(str(e))
-        for s, p in enumerate(state.players):
-            if s != viewer and p.n >= 5:
-                pool = [t for t, n in enumerate(p.pool) for _ in range(n)]
-                out.add(format_tiles(pool))
+                said = narrate(e, shown, words=LABELS)
+                if said != narrate(seen, shown, words=LABELS):  # the words tell the secret
+                    out.add(said)
+        for s in range(len(state.players)):
+            hand = view(state, s).hand
+            assert hand is not None
+            concealed = sorted(t for rack in hand for t in rack)
+            if s != viewer and len(concealed) >= 5:
+                out.update({format_tiles(concealed), LABELS.tiles(concealed)})
     for s, t in tokens.items():
         if s != viewer:
             out.update({t, token_hash(t)})
@@ -92,7 +104,7 @@ def check_every_route(players: Players, rng: random.Random) -> int:
     calls = 0
     for viewer in viewers:
         token = players.tokens.get(viewer) if viewer is not None else None
-        hidden = secrets_of(state, viewer, players.tokens)
+        hidden = secrets_of(state, viewer, players.tokens, [s.name for s in table.seats])
         query = f"?token={token}" if token else ""
         client.cookies.clear()  # each viewer is a browser of its own
         for path in gets:
@@ -101,10 +113,16 @@ def check_every_route(players: Players, rng: random.Random) -> int:
             assert not leaked, f"GET {path} as {viewer}: {leaked[:3]}"
             calls += 1
         for path in sockets:
-            with client.websocket_connect(fill(path, players.game_id) + query) as ws:
+            speaks = f"?protocol={PROTOCOL}" + (f"&token={token}" if token else "")
+            with client.websocket_connect(fill(path, players.game_id) + speaks) as ws:
                 first = ws.receive_text()
             leaked = [s for s in hidden if s in first]
             assert not leaked, f"WS {path} as {viewer}: {leaked[:3]}"
+            # and what it sends is the engine's view and this viewer's own actions
+            msg = json.loads(first)
+            assert msg["type"] == "state" and msg["view"] == view(state, viewer).to_dict()
+            legal = legal_actions(state, viewer) if viewer is not None else []
+            assert [x["text"] for x in msg["legal"]] == [a.body() for a in legal]
             calls += 1
         # and the record is exactly what the engine says this viewer may see
         rec = client.get(f"/api/games/{players.game_id}/record{query}").json()

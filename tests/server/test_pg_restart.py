@@ -24,6 +24,7 @@ from websockets.sync.client import connect
 
 from tests.server.conftest import PG_URL, _reset_postgres
 from tests.server.server_process import ServerProcess
+from twinrack.server.wire import PROTOCOL
 
 RESTART = os.environ.get("TWINRACK_TEST_PG_RESTART")
 
@@ -78,7 +79,7 @@ def test_a_postgresql_restart_mid_game_loses_nothing(tmp_path: Any) -> None:
         game_id, t0 = re.search(r'href="/t/(\w+)\?token=([^"]+)"', r.text).groups()
         t1 = re.search(r'Seat 2: <input class="invite-link" readonly value="[^"]*token='
                        r'([^"]+)"', r.text).group(1)
-        url = f"ws://127.0.0.1:{server.port}/ws/{game_id}?token="
+        url = f"ws://127.0.0.1:{server.port}/ws/{game_id}?protocol={PROTOCOL}&token="
         rng = random.Random(12)
         refusals: list[str] = []
         with contextlib.ExitStack() as stack:
@@ -90,8 +91,8 @@ def test_a_postgresql_restart_mid_game_loses_nothing(tmp_path: Any) -> None:
                 if n == 15:  # while the game goes on, as fast as it can
                     restart = subprocess.Popen(RESTART, shell=True)
                 seat = states[0]["view"]["to_act"][0]
-                legal = [x["action"] for x in states[seat]["legal"]
-                         if not x["action"].startswith("move")]
+                legal = [x["text"] for x in states[seat]["legal"]
+                         if x["verb"] != "move"]
                 act(socks, states, seat, rng.choice(legal), f"p{n}", refusals)
                 n += 1
             assert restart is not None and restart.wait(timeout=120) == 0

@@ -7,21 +7,26 @@ import random
 import pytest
 
 from tests.server.helpers import (
+    action_of,
     create_table,
     make_client,
     next_error,
     next_state,
     play_to_end,
+    ws_path,
 )
 from twinrack.bots.hints import hints
-from twinrack.engine import RuleSet, apply, new_game, parse_action, view
+from twinrack.engine import Action, RuleSet, apply, legal_actions, new_game, parse_action, view
+from twinrack.engine.advice import kills_rack
 from twinrack.engine.events import parse_event
+from twinrack.narration import LABELS, narrate_log, tone
+from twinrack.server.wire import PROTOCOL
 
 
 def test_a_game_against_a_bot_runs_to_the_end_and_verifies(database_url: str) -> None:
     with make_client(database_url) as client:
         game_id, tokens = create_table(client)
-        with client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as ws:
+        with client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
             seen: list[dict] = []
             final = play_to_end(ws, random.Random(7), seen)
         record = client.get(f"/api/games/{game_id}/record").json()
@@ -38,11 +43,11 @@ def test_a_game_against_a_bot_runs_to_the_end_and_verifies(database_url: str) ->
 def test_duplicate_message_is_acknowledged_and_not_applied_twice(database_url: str) -> None:
     with make_client(database_url) as client:
         game_id, tokens = create_table(client)
-        with client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as ws:
+        with client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
             state = next_state(ws)
             while not state["legal"]:
                 state = next_state(ws)
-            action = state["legal"][0]["action"]
+            action = state["legal"][0]["text"]
             msg = {"type": "action", "version": state["version"], "msg_id": "same",
                    "action": action}
             ws.send_json(msg)
@@ -68,7 +73,7 @@ def test_duplicate_message_is_acknowledged_and_not_applied_twice(database_url: s
 def test_stale_command_is_refused_with_a_resync(database_url: str) -> None:
     with make_client(database_url) as client:
         game_id, tokens = create_table(client)
-        with client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as ws:
+        with client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
             state = next_state(ws)
             ws.send_json({"type": "action", "version": state["version"] - 1, "msg_id": "old",
                           "action": "pass"})
@@ -80,7 +85,7 @@ def test_stale_command_is_refused_with_a_resync(database_url: str) -> None:
 def test_illegal_and_malformed_commands_get_clear_errors(database_url: str) -> None:
     with make_client(database_url) as client:
         game_id, tokens = create_table(client)
-        with client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as ws:
+        with client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
             state = next_state(ws)
             ws.send_text("not json")
             assert next_error(ws)["code"] == "bad_message"
@@ -97,7 +102,7 @@ def test_illegal_and_malformed_commands_get_clear_errors(database_url: str) -> N
 def test_spectator_sees_no_hand_and_cannot_act(database_url: str) -> None:
     with make_client(database_url) as client:
         game_id, _ = create_table(client)
-        with client.websocket_connect(f"/ws/{game_id}") as ws:
+        with client.websocket_connect(ws_path(game_id)) as ws:
             state = next_state(ws)
             assert state["seat"] is None and state["view"]["hand"] is None
             assert state["legal"] == []
@@ -110,7 +115,7 @@ def test_a_wrong_token_is_refused(database_url: str) -> None:
     with make_client(database_url) as client:
         game_id, _ = create_table(client)
         assert client.get(f"/t/{game_id}?token=nope").status_code == 403
-        with client.websocket_connect(f"/ws/{game_id}?token=nope") as ws:
+        with client.websocket_connect(ws_path(game_id, "nope")) as ws:
             assert ws.receive_json()["code"] == "bad_token"
         assert client.get("/t/doesnotexist").status_code == 404
 
@@ -131,8 +136,8 @@ def test_two_people_play_by_invite_link(database_url: str) -> None:
         game_id, tokens = create_table(client, seat1="human")
         assert set(tokens) == {0, 1}
         rng = random.Random(3)
-        with client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as a, \
-                client.websocket_connect(f"/ws/{game_id}?token={tokens[1]}") as b:
+        with client.websocket_connect(ws_path(game_id, tokens[0])) as a, \
+                client.websocket_connect(ws_path(game_id, tokens[1])) as b:
             socks = {0: a, 1: b}
             states = {0: next_state(a), 1: next_state(b)}
             for _ in range(3000):
@@ -148,14 +153,16 @@ def test_two_people_play_by_invite_link(database_url: str) -> None:
                                                          states[1]["version"]):
                             states[s] = next_state(socks[s])
                     continue
-                legal = [x["action"] for x in st["legal"] if not x["action"].startswith("move")]
+                legal = [x["text"] for x in st["legal"] if x["verb"] != "move"]
                 socks[seat].send_json({"type": "action", "version": st["version"],
                                        "msg_id": f"{seat}-{st['version']}",
                                        "action": rng.choice(legal)})
                 for s in (0, 1):
                     states[s] = next_state(socks[s])
             assert states[0]["view"]["phase"] == "over"
-            assert states[0]["score"] == states[1]["score"]
+            scores = [{k: v for k, v in states[s]["score"].items() if k != "ending"}
+                      for s in (0, 1)]
+            assert scores[0] == scores[1]  # the same score, its ending told to each seat
 
 
 @pytest.mark.parametrize(("variant", "players", "seed"), [
@@ -164,17 +171,18 @@ def test_every_message_is_exactly_the_engine_view_of_that_seat(
         database_url: str, variant: str, players: str, seed: int) -> None:
     """No hidden tile leaks, over random games of every variant: each state message carries
     the engine's view for its seat at that version (and the engine's views are tested to
-    hold nothing hidden), and each log line is the event as that seat may see it."""
+    hold nothing hidden), its legal actions as objects that say exactly those actions, and
+    the log as that seat may see it, narrated for it."""
     with make_client(database_url) as client:
         game_id, tokens = create_table(client, variant=variant, players=players,
                                        seat1="random", seat2="random", seat3="random",
                                        hints="on")
         player: list[dict] = []
         watcher: list[dict] = []
-        with client.websocket_connect(f"/ws/{game_id}") as spectator, \
-                client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as ws:
+        with client.websocket_connect(ws_path(game_id)) as spectator, \
+                client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
             ws.send_json({"type": "hints", "on": True})
-            play_to_end(ws, random.Random(seed), player)
+            play_to_end(ws, random.Random(seed), player, hints=True)
             while True:
                 m = spectator.receive_json()
                 watcher.append(m)
@@ -187,34 +195,54 @@ def test_every_message_is_exactly_the_engine_view_of_that_seat(
     card = parse_card(card_source)
     game = new_game(RuleSet.from_dict(record["rules"]), seed=bytes.fromhex(record["seed"]),
                     card=card)
-    views: dict[int, dict] = {game.version: {0: view(game, 0).to_dict(),
-                                             None: view(game, None).to_dict()}}
-    seat_views = {game.version: view(game, 0)}
-    for text in record["actions"]:
-        apply(game, parse_action(text))
+    views: dict[int, dict] = {}
+    seat_views = {}
+    legal: dict[int, list[tuple[Action, bool]]] = {}
+
+    def remember() -> None:
         views[game.version] = {0: view(game, 0).to_dict(), None: view(game, None).to_dict()}
         seat_views[game.version] = view(game, 0)
-    all_events = record["events"]
+        legal[game.version] = [(a, kills_rack(game, a)) for a in legal_actions(game, 0)]
+
+    remember()
+    for text in record["actions"]:
+        apply(game, parse_action(text))
+        remember()
+    names = [p["name"] for p in player[0]["players"]]
+    events = [parse_event(e) for e in record["events"]]
     checked = 0
     for seat, messages in ((0, player), (None, watcher)):
+        shown = ["You" if s == seat else n for s, n in enumerate(names)]
+        seen = [e.seen_by(seat) for e in events]
+        log = [{"text": text, "tone": tone(e)}
+               for text, e in zip(narrate_log(seen, shown, words=LABELS), seen, strict=True)]
         for m in messages:
             if m["type"] != "state":
                 continue
+            assert set(m) == STATE_FIELDS and m["protocol"] == PROTOCOL
             assert m["view"] == views[m["version"]][seat]
-            for k, line in enumerate(m["log"]):
-                truth = parse_event(all_events[m["log_start"] + k])
-                assert line == str(truth.seen_by(seat))
+            sent = [(action_of(x, 0), x.get("kills_rack", False)) for x in m["legal"]]
+            assert all(("kills_rack" in x) == (x["verb"] == "expose") for x in m["legal"])
+            assert sent == (legal[m["version"]] if seat == 0 else [])
+            assert [x["text"] for x in m["legal"]] == [a.body() for a, _ in sent]
+            assert m["log"] == log[m["log_start"]:m["log_start"] + len(m["log"])]
             if m["view"]["phase"] != "over":
                 assert m["view"]["seed"] is None and m["score"] is None
             if m.get("hints"):
                 assert seat == 0  # hints go only to their own seat, from its own view
             checked += 1
+        assert m["log_start"] + len(m["log"]) == len(events)  # the whole log, in the end
     assert checked > 50
     assert not any(m["type"] == "hints" for m in watcher)
     hinted = [m for m in player if m["type"] == "hints"]
     assert hinted
     for m in hinted:  # computed in the worker pool from that seat's own view
         assert m["hints"] == hints(seat_views[m["version"]], card).to_dict()
+
+
+STATE_FIELDS = {"type", "protocol", "version", "seat", "view", "legal", "log", "log_start",
+                "players", "deadline_ms", "hints", "paused", "score", "call_seconds",
+                "record_url"}
 
 
 def test_my_games_lead_back_to_my_seat(database_url: str) -> None:

@@ -12,6 +12,7 @@ import httpx
 from websockets.sync.client import connect
 
 from tests.server.server_process import ServerProcess
+from twinrack.server.wire import PROTOCOL
 
 
 def _recv_state(ws: Any) -> dict[str, Any]:
@@ -31,7 +32,7 @@ def _sync(socks: dict[int, Any], states: dict[int, dict[str, Any]]) -> None:
 def _step(socks: dict[int, Any], states: dict[int, dict[str, Any]], rng: random.Random,
           n: int) -> None:
     seat = states[0]["view"]["to_act"][0]
-    legal = [x["action"] for x in states[seat]["legal"] if not x["action"].startswith("move")]
+    legal = [x["text"] for x in states[seat]["legal"] if x["verb"] != "move"]
     socks[seat].send(json.dumps({"type": "action", "version": states[seat]["version"],
                                  "msg_id": f"r{n}", "action": rng.choice(legal)}))
     for s, ws in socks.items():
@@ -48,7 +49,7 @@ def test_kill_and_restart_resumes_the_identical_game(database_url: str, tmp_path
         t1 = re.search(r'Seat 2: <input class="invite-link" readonly value="[^"]*token=([^"]+)"',
                        r.text).group(1)
         tokens = {0: t0, 1: t1}
-        ws_url = f"ws://127.0.0.1:{server.port}/ws/{game_id}?token="
+        ws_url = f"ws://127.0.0.1:{server.port}/ws/{game_id}?protocol={PROTOCOL}&token="
         rng = random.Random(5)
         first = contextlib.ExitStack()
         socks = {s: first.enter_context(connect(ws_url + tok)) for s, tok in tokens.items()}

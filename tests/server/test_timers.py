@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import time
 
-from tests.server.helpers import create_table, make_client, next_state
+from tests.server.helpers import create_table, make_client, next_state, ws_path
 
 
 def test_unanswered_call_is_passed_when_the_timer_runs_out(database_url: str) -> None:
     with make_client(database_url) as client:
         game_id, tokens = create_table(client, seat1="human", call_seconds="3")
-        with client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as a, \
-                client.websocket_connect(f"/ws/{game_id}?token={tokens[1]}") as b:
+        with client.websocket_connect(ws_path(game_id, tokens[0])) as a, \
+                client.websocket_connect(ws_path(game_id, tokens[1])) as b:
             socks = {0: a, 1: b}
             state = {0: next_state(a), 1: next_state(b)}
             # answer the declaration round, then let East discard
@@ -27,7 +27,7 @@ def test_unanswered_call_is_passed_when_the_timer_runs_out(database_url: str) ->
                 state = {0: next_state(a), 1: next_state(b)}
             east = state[0]
             assert east["view"]["phase"] == "turn" and east["view"]["current"] == 0
-            discard = next(x["action"] for x in east["legal"] if x["action"].startswith("discard"))
+            discard = next(x["text"] for x in east["legal"] if x["verb"] == "discard")
             a.send_json({"type": "action", "version": east["version"], "msg_id": "x",
                          "action": discard})
             window = next_state(b)
@@ -42,7 +42,7 @@ def test_unanswered_call_is_passed_when_the_timer_runs_out(database_url: str) ->
 def test_a_bot_plays_for_a_dropped_player_after_the_grace_period(database_url: str) -> None:
     with make_client(database_url, grace_seconds=0.5) as client:
         game_id, tokens = create_table(client)
-        with client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as ws:
+        with client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
             first = next_state(ws)
         deadline = time.monotonic() + 60
         record = client.get(f"/api/games/{game_id}/record").json()
@@ -54,6 +54,6 @@ def test_a_bot_plays_for_a_dropped_player_after_the_grace_period(database_url: s
         assert len(mine) > 5
         assert first["version"] < len(record["actions"]) + 1
         # coming back shows the finished game
-        with client.websocket_connect(f"/ws/{game_id}?token={tokens[0]}") as ws:
+        with client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
             back = next_state(ws)
             assert back["view"]["phase"] == "over" and back["score"] is not None

@@ -25,6 +25,9 @@ from typing import Any
 
 import pytest
 
+from twinrack.engine import parse_action
+from twinrack.engine.events import parse_event
+from twinrack.server.wire import PROTOCOL, action_object, lines_of
 from twinrack.web.tiles_svg import label as tile_label
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -279,9 +282,8 @@ def test_play_a_bot_to_the_end_verify_and_replay(server: str, browser: Any) -> N
     assert page.locator("#game-log").get_attribute("aria-live") == "polite"
     first_discard = next(e for e in rec["events"] if e.startswith("discard "))
     _, seat, tile = first_discard.split()
-    names = ["Ann", "Computer 2 (random)"]
-    readable = f"Seat {int(seat) + 1} ({names[int(seat)]}) discards " \
-               f"{tile_label(tile).removesuffix(' (Soap)')}."
+    said = tile_label(tile).removesuffix(" (Soap)")
+    readable = f"You discard {said}" if seat == "0" else f"Computer 2 (random) discards {said}"
     assert readable in page.locator("#game-log li").all_inner_texts()
 
     # the replay: step through with the buttons, the keyboard and the slider
@@ -421,7 +423,8 @@ def _view(**kw: Any) -> dict[str, Any]:
                   {"seat": 1, "concealed": 24, "declared": None, "stopped": False,
                    "racks": [_rack(["5D 5D J"]), _rack(["2B 2B 2B"], dead="exposure")]}],
         "hand": ["1B 2B 3B 6C 6C 6C J", "N N E E W W S S R R G G 0 F 5D J"],
-        "acquired": None, "end_reason": None, "winner": None, "version": 1}
+        "acquired": None, "placed": None, "free": "", "fixed_rack": None, "open_racks": [0, 1],
+        "verbs": [], "end_reason": None, "winner": None, "version": 1}
     view.update(kw)
     return view
 
@@ -434,6 +437,7 @@ class ScriptedServer:
         self.received: list[dict[str, Any]] = []
         self.routes: list[Any] = []
         self.state: dict[str, Any] = {}
+        self.events: list[str] = []  # the log, in the events' text form
         self.log_sent = 0
 
     def handler(self, ws: Any) -> None:
@@ -454,11 +458,16 @@ class ScriptedServer:
 
     def set_state(self, legal: list[tuple[str, bool]], log: list[str] | None = None,
                   version: int | None = None, **kw: Any) -> None:
+        """A state with these legal actions (text, kills the rack) and log (events in their
+        text form), sent as the server would: objects and narrated lines."""
         version = version or (self.state.get("version", 0) + 1)
+        if log is not None:
+            self.events = log
         self.state = {
-            "type": "state", "version": version, "seat": 0, "view": _view(version=version, **kw),
-            "legal": [{"action": a, "kills": k} for a, k in legal],
-            "all_log": log if log is not None else self.state.get("all_log", []),
+            "type": "state", "protocol": PROTOCOL, "version": version, "seat": 0,
+            "view": _view(version=version, **kw),
+            "legal": [action_object(parse_action(a, seat=0), k) for a, k in legal],
+            "all_log": lines_of([parse_event(e) for e in self.events], ["You", "Bea"]),
             "players": [{"seat": 0, "name": "Ann", "kind": "human", "connected": True,
                          "bot_playing": False},
                         {"seat": 1, "name": "Bea", "kind": "human", "connected": False,
@@ -495,7 +504,7 @@ def test_table_controls_against_a_scripted_server(server: str, browser: Any) -> 
         log=["start siamese 2 2024 " + "ab" * 32, "deal 1 27", "discard 1 6C",
              "grant 0 expose 6C from 1", "expose 1 2 2B 2B 2B", "dead 1 2 exposure"],
         must="expose", claim={"seat": 0, "kind": "expose", "tile": "6C", "discarder": 1},
-        acquired="6C", version=10)
+        acquired="6C", placed=0, version=10)
     page.route_web_socket(re.compile(r"/ws/"), fake.handler)
     create_table(page, server, "Ann", "random")
     page.click("#go-to-table")
@@ -503,8 +512,9 @@ def test_table_controls_against_a_scripted_server(server: str, browser: Any) -> 
 
     # the log reads as sentences; badges and DEAD marks are shown
     log = page.locator("#game-log li")
-    assert log.nth(2).inner_text() == "Seat 2 (Bea) discards 6 Crak."
-    assert "Seat 2 (Bea)'s rack 2 is DEAD" in log.nth(5).inner_text()
+    assert log.nth(2).inner_text() == "Bea discards 6 Crak"
+    assert log.nth(5).inner_text() == "Bea's rack 2 is DEAD: its exposures fit no line"
+    assert log.nth(5).get_attribute("class") == "ev ev-dead"
     bea = page.locator(".seat-panel[data-seat='1']")
     assert bea.locator(".badge.dead").count() == 1
     assert bea.locator(".badge.bot", has_text="bot playing").count() == 1
@@ -540,7 +550,7 @@ def test_table_controls_against_a_scripted_server(server: str, browser: Any) -> 
     # a plain turn: the keyboard selects and discards, the button and a drag move tiles
     fake.set_state([("discard 1B", False), ("discard 2B", False), ("discard N", False),
                     ("move 1B 1>2", False), ("move 2B 1>2", False), ("move N 2>1", False)],
-                   log=[*fake.state["all_log"], "expose 0 2 6C 6C J", "dead 0 2 exposure"])
+                   log=[*fake.events, "expose 0 2 6C 6C J", "dead 0 2 exposure"])
     fake.send_state()
     wait_version(page, 12)
     page.locator(".hand-tile").last.click()
@@ -602,7 +612,7 @@ def test_table_controls_against_a_scripted_server(server: str, browser: Any) -> 
     assert page.locator(".hints").count() == 0
 
     # the declaration round after the deal, and going off a declared hand
-    declare = "declare Special-1 F N E W S 1B 3B 5B 7B 9B 2C 4C 6C"
+    declare = "declare Special-1 1B 3B 5B 7B 9B 2C 4C 6C N E W S F"
     fake.set_state([("pass", False), (declare, False)], phase="declare", turn=0)
     fake.send_state()
     wait_version(page, 19)

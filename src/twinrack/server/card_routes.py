@@ -18,11 +18,10 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from twinrack.card.loader import MAX_CARD_CHARS
 from twinrack.errors import CardError
 from twinrack.server import jobs
-from twinrack.server.guard import RateLimiter
+from twinrack.server.deps import HubDep, Limits, LimitsDep, OwnerDep, PagesDep
 from twinrack.server.hub import Hub
 from twinrack.server.workers import JobFailed
 
-Page = Callable[..., HTMLResponse]
 #: the largest request body: a card at its budget, written as JSON, with room to spare
 MAX_BODY = 2 * MAX_CARD_CHARS + 4_096
 
@@ -56,97 +55,99 @@ async def card_source(request: Request) -> str:
     return source
 
 
-Owner = Callable[[Request], str | None]
+router = APIRouter()
 
 
-def card_routes(hub: Hub, page: Page, limits: RateLimiter, owner_of: Owner) -> APIRouter:
-    router = APIRouter()
+async def _in_pool(hub: Hub, limits: Limits, fn: Callable[..., Any], source: str) -> Any:
+    """``fn(source)`` in the worker pool, counted against the client's card checks."""
+    if not limits.allow("card-checks", scale=10):
+        raise BadRequest(429, "too many card checks from your address: wait a moment")
+    try:
+        return await hub.workers.run(f"cards:{limits.client}", fn, source, "my-card.toml",
+                                     timeout=hub.settings.card_seconds)
+    except JobFailed as err:
+        raise BadRequest(503, f"{err.message} (the card is too costly to check)") from None
 
-    def client(request: Request) -> str:
-        return request.client.host if request.client else "?"
 
-    async def in_pool(request: Request, fn: Callable[..., Any], source: str) -> Any:
-        if not limits.allow(client(request), "card-checks", scale=10):
-            raise BadRequest(429, "too many card checks from your address: wait a moment")
-        try:
-            return await hub.workers.run(f"cards:{client(request)}", fn, source, "my-card.toml",
-                                         timeout=hub.settings.card_seconds)
-        except JobFailed as err:
-            raise BadRequest(503, f"{err.message} (the card is too costly to check)") from None
+def _answer(status: int, body: dict[str, Any]) -> JSONResponse:
+    return JSONResponse(body, status_code=status)
 
-    def answer(status: int, body: dict[str, Any]) -> JSONResponse:
-        return JSONResponse(body, status_code=status)
 
-    @router.get("/cards", response_class=HTMLResponse)
-    async def editor(request: Request) -> HTMLResponse:
-        return page(request, "editor.html", card_id="")
+@router.get("/cards", response_class=HTMLResponse)
+async def editor(page: PagesDep) -> HTMLResponse:
+    return page("editor.html", card_id="")
 
-    @router.get("/cards/{card_id}", response_class=HTMLResponse)
-    async def edit_saved(request: Request, card_id: str) -> HTMLResponse:
-        if await hub.saved_card(card_id, owner_of(request)) is None:
-            return page(request, "message.html", status=404, title="No such card",
-                        message="This browser has saved no card at this address.",
-                        link="/cards")
-        return page(request, "editor.html", card_id=card_id)
 
-    @router.get("/cards/{card_id}/card.toml")
-    async def download(request: Request, card_id: str) -> Response:
-        saved = await hub.saved_card(card_id, owner_of(request))
-        if saved is None:
-            return answer(404, {"error": "no such card"})
-        return Response(saved["source"], media_type="application/toml; charset=utf-8",
-                        headers={"Content-Disposition": 'attachment; filename="card.toml"'})
+@router.get("/cards/{card_id}", response_class=HTMLResponse)
+async def edit_saved(card_id: str, hub: HubDep, page: PagesDep,
+                     owner: OwnerDep) -> HTMLResponse:
+    if await hub.saved_card(card_id, owner) is None:
+        return page.message(404, "No such card", "This browser has saved no card at this "
+                            "address.", "/cards")
+    return page("editor.html", card_id=card_id)
 
-    @router.post("/api/cards/check")
-    async def check(request: Request) -> JSONResponse:
-        try:
-            return answer(200, await in_pool(request, jobs.card_summary,
-                                             await card_source(request)))
-        except BadRequest as err:
-            return answer(err.status, {"error": err.message})
 
-    @router.post("/api/cards/fields")
-    async def fields(request: Request) -> JSONResponse:
-        try:
-            return answer(200, await in_pool(request, jobs.card_fields,
-                                             await card_source(request)))
-        except BadRequest as err:
-            return answer(err.status, {"error": err.message})
+@router.get("/cards/{card_id}/card.toml")
+async def download(card_id: str, hub: HubDep, owner: OwnerDep) -> Response:
+    saved = await hub.saved_card(card_id, owner)
+    if saved is None:
+        return _answer(404, {"error": "no such card"})
+    return Response(saved["source"], media_type="application/toml; charset=utf-8",
+                    headers={"Content-Disposition": 'attachment; filename="card.toml"'})
 
-    @router.get("/api/cards")
-    async def mine(request: Request) -> JSONResponse:
-        return answer(200, {"cards": await hub.cards_of(owner_of(request))})
 
-    @router.get("/api/cards/{card_id}")
-    async def saved(request: Request, card_id: str) -> JSONResponse:
-        card = await hub.saved_card(card_id, owner_of(request))
-        if card is None:
-            return answer(404, {"error": "no such card"})
-        return answer(200, card)
+@router.post("/api/cards/check")
+async def check(request: Request, hub: HubDep, limits: LimitsDep) -> JSONResponse:
+    try:
+        return _answer(200, await _in_pool(hub, limits, jobs.card_summary,
+                                           await card_source(request)))
+    except BadRequest as err:
+        return _answer(err.status, {"error": err.message})
 
-    @router.post("/api/cards")
-    async def save(request: Request, card: str | None = None) -> JSONResponse:
-        owner = owner_of(request)
-        if owner is None:
-            return answer(403, {"error": "open the card editor page first (it gives your "
-                                         "browser the cookie your cards are kept under)"})
-        try:
-            source = await card_source(request)
-            if not limits.allow(client(request), "cards"):
-                raise BadRequest(429, "too many cards saved from your address: wait a minute")
-            parsed = await hub.card_of(source, "my-card.toml", f"cards:{client(request)}")
-        except BadRequest as err:
-            return answer(err.status, {"error": err.message})
-        except CardError as err:
-            return answer(400, {"error": "the card does not load",
-                                "problems": [p.render() for p in err.problems]})
-        except JobFailed as err:
-            return answer(503, {"error": err.message})
-        card_id = await hub.save_card(owner, source, parsed.name, card)
-        if card_id is None:
-            return answer(404, {"error": "no such card"})
-        return answer(200, {"id": card_id, "name": parsed.name, "edit_url": f"/cards/{card_id}",
-                            "download_url": f"/cards/{card_id}/card.toml",
-                            "play_url": f"/?card={card_id}"})
 
-    return router
+@router.post("/api/cards/fields")
+async def fields(request: Request, hub: HubDep, limits: LimitsDep) -> JSONResponse:
+    try:
+        return _answer(200, await _in_pool(hub, limits, jobs.card_fields,
+                                           await card_source(request)))
+    except BadRequest as err:
+        return _answer(err.status, {"error": err.message})
+
+
+@router.get("/api/cards")
+async def mine(hub: HubDep, owner: OwnerDep) -> JSONResponse:
+    return _answer(200, {"cards": await hub.cards_of(owner)})
+
+
+@router.get("/api/cards/{card_id}")
+async def saved(card_id: str, hub: HubDep, owner: OwnerDep) -> JSONResponse:
+    card = await hub.saved_card(card_id, owner)
+    if card is None:
+        return _answer(404, {"error": "no such card"})
+    return _answer(200, card)
+
+
+@router.post("/api/cards")
+async def save(request: Request, hub: HubDep, limits: LimitsDep, owner: OwnerDep,
+               card: str | None = None) -> JSONResponse:
+    if owner is None:
+        return _answer(403, {"error": "open the card editor page first (it gives your "
+                                      "browser the cookie your cards are kept under)"})
+    try:
+        source = await card_source(request)
+        if not limits.allow("cards"):
+            raise BadRequest(429, "too many cards saved from your address: wait a minute")
+        parsed = await hub.card_of(source, "my-card.toml", f"cards:{limits.client}")
+    except BadRequest as err:
+        return _answer(err.status, {"error": err.message})
+    except CardError as err:
+        return _answer(400, {"error": "the card does not load",
+                             "problems": [p.render() for p in err.problems]})
+    except JobFailed as err:
+        return _answer(503, {"error": err.message})
+    card_id = await hub.save_card(owner, source, parsed.name, card)
+    if card_id is None:
+        return _answer(404, {"error": "no such card"})
+    return _answer(200, {"id": card_id, "name": parsed.name, "edit_url": f"/cards/{card_id}",
+                         "download_url": f"/cards/{card_id}/card.toml",
+                         "play_url": f"/?card={card_id}"})

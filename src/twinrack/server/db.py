@@ -1,13 +1,22 @@
-"""Database engine, sessions and migrations (Alembic, run at start)."""
+"""The database: its engine, sessions, units of work and migrations (Alembic, run at
+start)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from pathlib import Path
+from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.orm import Session, sessionmaker
+
+T = TypeVar("T")
 
 MIGRATIONS = Path(__file__).parent / "migrations"
 
@@ -53,3 +62,55 @@ def checkpoint(engine: Engine) -> None:
 
 def session_factory(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
+
+
+class Database:
+    """The service's database, used by the hub and the desk alike: its engine, its
+    sessions, and the threads that run its blocking work (never the event loop).
+
+    Work is done in units: :meth:`unit` is one transaction, committed when its block ends
+    and rolled back when it raises, so that nothing is half stored."""
+
+    def __init__(self, url: str, busy_ms: int = 5000) -> None:
+        self.url = url
+        self.sqlite = url.startswith("sqlite")
+        self.engine = make_engine(url, busy_ms)
+        self.sessions: sessionmaker[Session] = session_factory(self.engine)
+        # SQLite takes one writer at a time: one thread, so that writes queue here
+        self.threads = ThreadPoolExecutor(max_workers=1 if self.sqlite else 4,
+                                          thread_name_prefix="twinrack-db")
+        self.checkpoints = ThreadPoolExecutor(max_workers=1,
+                                              thread_name_prefix="twinrack-checkpoint")
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` on the database's threads."""
+        return await asyncio.get_running_loop().run_in_executor(self.threads, fn, *args)
+
+    def unit(self) -> AbstractContextManager[Session]:
+        """One unit of work: a session in one transaction, committed when the block ends."""
+        return self.sessions.begin()
+
+    def reading(self) -> Session:
+        """A session for reading (use it as a context manager)."""
+        return self.sessions()
+
+    def core(self) -> AbstractContextManager[Connection]:
+        """One transaction of plain SQL, without the ORM's bookkeeping (storing actions)."""
+        return self.engine.begin()
+
+    async def migrate(self) -> None:
+        await self.run(migrate, self.engine)
+
+    async def checkpoint(self) -> None:
+        """Fold the SQLite write-ahead log into the file, on a thread of its own, so that
+        no player's commit waits for it."""
+        await asyncio.get_running_loop().run_in_executor(self.checkpoints, checkpoint,
+                                                         self.engine)
+
+    def close(self) -> None:
+        self.threads.shutdown(wait=True)
+        self.checkpoints.shutdown(wait=True)
+        if self.sqlite:
+            with contextlib.suppress(Exception):
+                checkpoint(self.engine)
+        self.engine.dispose()

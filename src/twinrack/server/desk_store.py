@@ -30,8 +30,9 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from twinrack.desk.tournament import Tournament, atomic, new_code
 from twinrack.errors import TwinRackError
+from twinrack.server.db import Database
 from twinrack.server.desk_models import TournamentRow
-from twinrack.server.hub import Hub, token_hash
+from twinrack.server.hub import token_hash
 
 
 class StaleForm(TwinRackError):
@@ -61,7 +62,7 @@ def table_key_hashes(director_key: str, tables: int) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class Stored:
+class StoredTournament:
     id: str
     tournament: Tournament
     version: int
@@ -85,15 +86,15 @@ class Stored:
 
 
 @dataclass(frozen=True)
-class Created:
+class CreatedTournament:
     id: str
     director_key: str
 
 
 #: a command: the tournament (a trial copy) and the time, returns what the page shows
-Command = Callable[[Tournament, float], Any]
+DeskCommand = Callable[[Tournament, float], Any]
 #: a staleness check on the stored tournament: a message when the form is out of date
-Check = Callable[[Tournament], str | None]
+FormCheck = Callable[[Tournament], str | None]
 
 
 #: wrong confirmation codes allowed at one table within CODE_WINDOW seconds
@@ -102,8 +103,10 @@ CODE_WINDOW = 600.0
 
 
 class DeskStore:
-    def __init__(self, hub: Hub, clock: Callable[[], float] = time.time) -> None:
-        self.hub = hub
+    """The tournaments, on the service's database (each command one unit of work)."""
+
+    def __init__(self, db: Database, clock: Callable[[], float] = time.time) -> None:
+        self.db = db
         self.clock = clock
         self.locks: dict[str, asyncio.Lock] = {}
         #: (tournament, table) -> times of wrong confirmation codes (kept in memory: a
@@ -133,14 +136,14 @@ class DeskStore:
 
     # ------------------------------------------------------------------ create and read
 
-    async def create(self, t: Tournament) -> Created:
+    async def create(self, t: Tournament) -> CreatedTournament:
         director_key = secrets.token_urlsafe(18)
         tid = secrets.token_hex(5)
-        await self.hub._db(self._insert, tid, t, director_key)
-        return Created(tid, director_key)
+        await self.db.run(self._insert, tid, t, director_key)
+        return CreatedTournament(tid, director_key)
 
     def _insert(self, tid: str, t: Tournament, director_key: str) -> None:
-        with self.hub.sessions.begin() as s:
+        with self.db.unit() as s:
             s.add(TournamentRow(id=tid, name=t.name, doc=t.to_json(),
                                 director_key_hash=token_hash(director_key),
                                 table_key_hashes=table_key_hashes(director_key, t.tables)))
@@ -149,36 +152,36 @@ class DeskStore:
         """Store the table keys for every table (a tournament from before per-table keys,
         or one whose table count changed); only the director's key can derive them."""
         async with self._lock(tid):
-            await self.hub._db(self._refresh_keys, tid, director_key)
+            await self.db.run(self._refresh_keys, tid, director_key)
 
     def _refresh_keys(self, tid: str, director_key: str) -> None:
-        with self.hub.sessions.begin() as s:
+        with self.db.unit() as s:
             row = s.get(TournamentRow, tid, with_for_update=True)
             if row is not None and secrets.compare_digest(token_hash(director_key),
                                                           row.director_key_hash):
                 tables = Tournament.from_json(row.doc).tables
                 row.table_key_hashes = table_key_hashes(director_key, tables)
 
-    async def load(self, tid: str) -> Stored | None:
-        return await self.hub._db(self._load, tid)  # type: ignore[no-any-return]
+    async def load(self, tid: str) -> StoredTournament | None:
+        return await self.db.run(self._load, tid)
 
-    def _load(self, tid: str) -> Stored | None:
-        with self.hub.sessions() as s:
+    def _load(self, tid: str) -> StoredTournament | None:
+        with self.db.reading() as s:
             row = s.get(TournamentRow, tid)
             if row is None:
                 return None
             return self._stored(row)
 
     @staticmethod
-    def _stored(row: TournamentRow) -> Stored:
-        return Stored(row.id, Tournament.from_json(row.doc), row.version,
+    def _stored(row: TournamentRow) -> StoredTournament:
+        return StoredTournament(row.id, Tournament.from_json(row.doc), row.version,
                       row.director_key_hash, dict(row.table_key_hashes or {}))
 
     async def listing(self, limit: int = 50) -> list[dict[str, Any]]:
-        return await self.hub._db(self._listing, limit)  # type: ignore[no-any-return]
+        return await self.db.run(self._listing, limit)
 
     def _listing(self, limit: int) -> list[dict[str, Any]]:
-        with self.hub.sessions() as s:
+        with self.db.reading() as s:
             rows = s.execute(select(TournamentRow.id, TournamentRow.name,
                                     TournamentRow.created_at)
                              .order_by(TournamentRow.created_at.desc(), TournamentRow.id)
@@ -189,7 +192,7 @@ class DeskStore:
 
     # ------------------------------------------------------------------ commands
 
-    async def run(self, tid: str, command: Command, check: Check | None = None,
+    async def run(self, tid: str, command: DeskCommand, check: FormCheck | None = None,
                   director_key: str | None = None) -> Any:
         """Run one command all-or-nothing and save it; returns the command's result.
 
@@ -200,12 +203,12 @@ class DeskStore:
         """
         async with self._lock(tid):
             now = self.clock()
-            return await self.hub._db(self._run, tid, command, check, now, director_key)
+            return await self.db.run(self._run, tid, command, check, now, director_key)
 
-    def _run(self, tid: str, command: Command, check: Check | None, now: float,
+    def _run(self, tid: str, command: DeskCommand, check: FormCheck | None, now: float,
              director_key: str | None = None) -> Any:
         try:
-            with self.hub.sessions.begin() as s:
+            with self.db.unit() as s:
                 row = s.get(TournamentRow, tid, with_for_update=True)
                 if row is None:
                     raise NoTournament("no_tournament", "there is no tournament at this address")
@@ -227,7 +230,7 @@ class DeskStore:
                             ) from None
 
 
-def _with_codes(command: Command) -> Command:
+def _with_codes(command: DeskCommand) -> DeskCommand:
     """The command, after giving a code to any player of an older tournament without one."""
     def run(t: Tournament, now: float) -> Any:
         for p in t.players:

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import os
 import secrets
 import time
 from collections import OrderedDict
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -18,18 +16,17 @@ from typing import Any, cast
 from sqlalchemy import Table as SATable
 from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, sessionmaker
 
 from twinrack.card import Card, parse_card
 from twinrack.engine import GameState, RuleSet, new_game
 from twinrack.engine.record import record_for
 from twinrack.engine.state import card_info
 from twinrack.errors import CardError, TwinRackError
-from twinrack.server import jobs
+from twinrack.server import jobs, wire
 from twinrack.server.config import Settings
-from twinrack.server.db import checkpoint, make_engine, migrate, session_factory
+from twinrack.server.db import Database
 from twinrack.server.models import ActionRow, CardRow, GameRow, SeatRow
-from twinrack.server.table import Seat, Table
+from twinrack.server.table import LiveSeat, LiveTable
 from twinrack.server.workers import Workers
 
 log = logging.getLogger("twinrack.hub")
@@ -52,7 +49,7 @@ class NewSeat:
 
 
 @dataclass(frozen=True)
-class Created:
+class CreatedGame:
     game_id: str
     tokens: dict[int, str]  # seat -> secret token, for the human seats
 
@@ -82,28 +79,22 @@ def _parse_and_compile(source: str, name: str) -> Card:
 class Hub:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.engine = make_engine(settings.database_url, settings.db_busy_ms)
-        self.sessions: sessionmaker[Session] = session_factory(self.engine)
-        workers = 1 if settings.database_url.startswith("sqlite") else 4
-        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="twinrack-db")
+        self.db = Database(settings.database_url, settings.db_busy_ms)
         self.workers = Workers(settings.workers, settings.job_seconds)
-        self.tables: OrderedDict[str, Table] = OrderedDict()
+        self.tables: OrderedDict[str, LiveTable] = OrderedDict()
         self.cards: OrderedDict[str, Card] = OrderedDict()
         self.replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.lock = asyncio.Lock()
         self.pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
-        self.sqlite = settings.database_url.startswith("sqlite")
-        self.checkpoints = ThreadPoolExecutor(max_workers=1,
-                                              thread_name_prefix="twinrack-checkpoint")
         self.checkpointer: asyncio.Task[None] | None = None
         self.writer: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ start and stop
 
     async def start(self) -> None:
-        await self._db(migrate, self.engine)
+        await self.db.migrate()
         self.workers.start()
-        ids = await self._db(self._unfinished_ids)
+        ids = await self.db.run(self._unfinished_ids)
         for game_id in ids:
             try:
                 table = await self.load(game_id)
@@ -113,17 +104,16 @@ class Hub:
             if table is not None:
                 table.start()
         log.info("resumed %d unfinished tables", len(ids))
-        if self.sqlite:
+        if self.db.sqlite:
             self.checkpointer = asyncio.create_task(self._checkpoint_loop())
 
     async def _checkpoint_loop(self) -> None:
         """Every second, fold the write-ahead log into the SQLite file on a thread of its
         own, so that no player's commit ever waits for it."""
-        loop = asyncio.get_running_loop()
         while True:
             await asyncio.sleep(1.0)
             try:
-                await loop.run_in_executor(self.checkpoints, checkpoint, self.engine)
+                await self.db.checkpoint()
             except Exception:
                 log.exception("checkpoint failed")
 
@@ -134,19 +124,10 @@ class Hub:
             await table.stop()
         self.tables.clear()
         self.workers.stop()
-        self.pool.shutdown(wait=True)
-        self.checkpoints.shutdown(wait=True)
-        if self.sqlite:
-            with contextlib.suppress(Exception):
-                checkpoint(self.engine)
-        self.engine.dispose()
-
-    async def _db(self, fn: Any, *args: Any) -> Any:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.pool, fn, *args)
+        self.db.close()
 
     def _unfinished_ids(self) -> list[str]:
-        with self.sessions() as s:
+        with self.db.reading() as s:
             return list(s.scalars(select(GameRow.id).where(GameRow.status == "playing")))
 
     # ------------------------------------------------------------------ cards
@@ -174,7 +155,7 @@ class Hub:
     # ------------------------------------------------------------------ games
 
     async def create(self, rules: RuleSet, card: Card, seats: list[NewSeat],
-                     call_seconds: float) -> Created:
+                     call_seconds: float) -> CreatedGame:
         if len(seats) != rules.players:
             raise TwinRackError("bad_seats", f"{rules.players} players need {rules.players} "
                                              "seats")
@@ -182,18 +163,18 @@ class Hub:
         state = new_game(rules, seed=seed, card=card)
         game_id = secrets.token_hex(8)
         tokens = {i: secrets.token_urlsafe(18) for i, s in enumerate(seats) if s.kind == "human"}
-        await self._db(self._insert, game_id, rules, card, seed, state.commitment, seats,
+        await self.db.run(self._insert, game_id, rules, card, seed, state.commitment, seats,
                        tokens, call_seconds, [str(e) for e in state.events], state.version)
-        live = [Seat(i, s.name, s.kind, token_hash(tokens[i]) if i in tokens else None)
+        live = [LiveSeat(i, s.name, s.kind, token_hash(tokens[i]) if i in tokens else None)
                 for i, s in enumerate(seats)]
         table = self._table(game_id, state, card, live, call_seconds, {})
         table.start()
-        return Created(game_id, tokens)
+        return CreatedGame(game_id, tokens)
 
     def _insert(self, game_id: str, rules: RuleSet, card: Card, seed: bytes, commitment: str,
                 seats: list[NewSeat], tokens: dict[int, str], call_seconds: float,
                 deal_events: list[str], version: int) -> None:
-        with self.sessions.begin() as s:
+        with self.db.unit() as s:
             game = GameRow(id=game_id, status="playing", variant=rules.variant,
                            revision=rules.revision, players=rules.players,
                            rules=rules.to_dict(), card_name=card.name,
@@ -208,9 +189,9 @@ class Hub:
             s.add(ActionRow(game_id=game_id, seq=0, seat=-1, action="deal", events=deal_events,
                             by="server"))
 
-    def _table(self, game_id: str, state: GameState, card: Card, seats: list[Seat],
-               call_seconds: float, msg_ids: dict[tuple[int, str], int]) -> Table:
-        table = Table(game_id, state, card, seats, self.store, self.stored_after,
+    def _table(self, game_id: str, state: GameState, card: Card, seats: list[LiveSeat],
+               call_seconds: float, msg_ids: dict[tuple[int, str], int]) -> LiveTable:
+        table = LiveTable(game_id, state, card, seats, self.store, self.stored_after,
                       self.workers, call_seconds=call_seconds,
                       grace_seconds=self.settings.grace_seconds,
                       bot_delay=self.settings.bot_delay, msg_ids=msg_ids)
@@ -251,7 +232,7 @@ class Hub:
         while self.pending:
             batch, self.pending = self.pending[:500], self.pending[500:]
             try:
-                await self._db(self._store_batch, [row for row, _ in batch])
+                await self.db.run(self._store_batch, [row for row, _ in batch])
             except IntegrityError:
                 if len(batch) == 1:
                     _settle(batch, StoreFailed("clash", "that action clashes with a stored "
@@ -259,7 +240,7 @@ class Hub:
                 else:  # one clashing row must not fail the other tables' writes
                     for one in batch:
                         try:
-                            await self._db(self._store_batch, [one[0]])
+                            await self.db.run(self._store_batch, [one[0]])
                         except Exception as err:
                             _settle([one], err)
                         else:
@@ -277,7 +258,7 @@ class Hub:
         last: dict[str, dict[str, Any]] = {}
         for r in rows:
             last[r["game_id"]] = r
-        with self.engine.begin() as conn:
+        with self.db.core() as conn:
             conn.execute(insert(actions), [
                 {"game_id": r["game_id"], "seq": r["seq"], "seat": r["seat"],
                  "action": r["action"], "events": r["events"], "msg_id": r["msg_id"],
@@ -294,14 +275,14 @@ class Hub:
         """The actions of a game stored after ``seq``, in order: a paused table asks this
         to learn that the database is back, and whether a write that seemed to fail was
         stored after all."""
-        return list(await self._db(self._rows_after, game_id, seq))
+        return list(await self.db.run(self._rows_after, game_id, seq))
 
     def _rows_after(self, game_id: str, seq: int) -> list[dict[str, Any]]:
         """Read in a transaction that also writes (the game's version, to itself): the
         answer says the database takes writes again, not only reads."""
         actions = cast(SATable, ActionRow.__table__)
         games = cast(SATable, GameRow.__table__)
-        with self.engine.begin() as conn:
+        with self.db.core() as conn:
             conn.execute(update(games).where(games.c.id == game_id)
                          .values(version=games.c.version))
             rows = conn.execute(select(actions.c.seq, actions.c.seat, actions.c.action,
@@ -313,7 +294,7 @@ class Hub:
 
     # ------------------------------------------------------------------ loading
 
-    async def get(self, game_id: str) -> Table | None:
+    async def get(self, game_id: str) -> LiveTable | None:
         table = self.tables.get(game_id)
         if table is not None:
             self.tables.move_to_end(game_id)
@@ -327,10 +308,10 @@ class Hub:
                     table.start()
         return table
 
-    async def load(self, game_id: str) -> Table | None:
+    async def load(self, game_id: str) -> LiveTable | None:
         """Rebuild a table from the database: the same seed, the same actions, in order,
         replayed in the worker pool and checked event by event."""
-        loaded = await self._db(self._load_rows, game_id)
+        loaded = await self.db.run(self._load_rows, game_id)
         if loaded is None:
             return None
         game, seats, actions = loaded
@@ -340,12 +321,12 @@ class Hub:
                                          timeout=self.settings.replay_seconds)
         state = jobs.attach(rebuilt.state, card)
         return self._table(game_id, state, card,
-                           [Seat(s["seat"], s["name"], s["kind"], s["token_hash"])
+                           [LiveSeat(s["seat"], s["name"], s["kind"], s["token_hash"])
                             for s in seats], game["call_seconds"], rebuilt.msg_ids)
 
     def _load_rows(self, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]],
                                                   list[dict[str, Any]]] | None:
-        with self.sessions() as s:
+        with self.db.reading() as s:
             game = s.get(GameRow, game_id)
             if game is None:
                 return None
@@ -372,20 +353,20 @@ class Hub:
         return None
 
     async def claim_owner(self, game_id: str, seat: int, owner: str) -> None:
-        await self._db(self._claim_owner, game_id, seat, owner)
+        await self.db.run(self._claim_owner, game_id, seat, owner)
 
     def _claim_owner(self, game_id: str, seat: int, owner: str) -> None:
-        with self.sessions.begin() as s:
+        with self.db.unit() as s:
             row = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id,
                                                   SeatRow.seat == seat)).one_or_none()
             if row is not None and row.owner is None:
                 row.owner = owner
 
     async def games_of(self, owner: str) -> list[dict[str, Any]]:
-        return list(await self._db(self._games_of, owner))
+        return list(await self.db.run(self._games_of, owner))
 
     def _games_of(self, owner: str) -> list[dict[str, Any]]:
-        with self.sessions() as s:
+        with self.db.reading() as s:
             mine = s.scalars(select(SeatRow).where(SeatRow.owner == owner)).all()
             out = []
             for seat in mine:
@@ -399,10 +380,10 @@ class Hub:
             return out
 
     async def live_games(self, limit: int = 30) -> list[dict[str, Any]]:
-        return list(await self._db(self._live_games, limit))
+        return list(await self.db.run(self._live_games, limit))
 
     def _live_games(self, limit: int) -> list[dict[str, Any]]:
-        with self.sessions() as s:
+        with self.db.reading() as s:
             rows = s.scalars(select(GameRow).where(GameRow.status == "playing")
                              .order_by(GameRow.created_at.desc()).limit(limit)).all()
             return [{"id": g.id, "variant": g.variant, "players": g.players,
@@ -418,7 +399,7 @@ class Hub:
         rec["card"]["source"] = table.card.source
         return rec
 
-    async def replay(self, table: Table) -> dict[str, Any]:
+    async def replay(self, table: LiveTable) -> dict[str, Any]:
         """Every step of a finished game with every seat's view (computed in the worker
         pool, and kept for the next viewer)."""
         cached = self.replays.get(table.id)
@@ -426,17 +407,19 @@ class Hub:
             self.replays.move_to_end(table.id)
             return cached
         rec = record_for(table.state, None)
+        names = [s.name for s in table.seats]
         frames = await self.workers.run(f"replay:{table.id}", jobs.replay_frames,
-                                        table.card.source, table.card.path, rec,
+                                        table.card.source, table.card.path, rec, names,
                                         timeout=self.settings.replay_seconds)
-        out = {"game": table.id, "names": [s.name for s in table.seats], "frames": frames,
-               "score": table.result(), "seed": rec["seed"], "commitment": rec["commitment"]}
+        out = {"game": table.id, "names": names, "frames": frames,
+               "score": wire.score_object(table.result(), None, names),
+               "seed": rec["seed"], "commitment": rec["commitment"]}
         self.replays[table.id] = out
         while len(self.replays) > REPLAYS_KEPT:
             self.replays.popitem(last=False)
         return out
 
-    async def verify(self, table: Table) -> dict[str, Any]:
+    async def verify(self, table: LiveTable) -> dict[str, Any]:
         """The server's own check of a finished game's record (in the worker pool)."""
         rec = record_for(table.state, None)
         verdict: dict[str, Any] = await self.workers.run(
@@ -450,11 +433,11 @@ class Hub:
                         card_id: str | None = None) -> str | None:
         """Keep a card for its owner (a new one, or a new text of one of theirs); None when
         ``card_id`` is not one of the owner's cards."""
-        return cast(str | None, await self._db(self._save_card, owner, source, name, card_id))
+        return cast(str | None, await self.db.run(self._save_card, owner, source, name, card_id))
 
     def _save_card(self, owner: str, source: str, name: str, card_id: str | None) -> str | None:
         sha = hashlib.sha256(source.encode()).hexdigest()
-        with self.sessions.begin() as s:
+        with self.db.unit() as s:
             if card_id is None:
                 card_id = secrets.token_hex(8)
                 s.add(CardRow(id=card_id, owner=owner, name=name[:200], sha256=sha,
@@ -469,10 +452,10 @@ class Hub:
 
     async def saved_card(self, card_id: str, owner: str | None) -> dict[str, Any] | None:
         """One of the owner's saved cards (None for anyone else)."""
-        return cast(dict[str, Any] | None, await self._db(self._saved_card, card_id, owner))
+        return cast(dict[str, Any] | None, await self.db.run(self._saved_card, card_id, owner))
 
     def _saved_card(self, card_id: str, owner: str | None) -> dict[str, Any] | None:
-        with self.sessions() as s:
+        with self.db.reading() as s:
             row = s.get(CardRow, card_id)
             if row is None or owner is None or row.owner != owner:
                 return None
@@ -481,10 +464,10 @@ class Hub:
     async def cards_of(self, owner: str | None) -> list[dict[str, Any]]:
         if owner is None:
             return []
-        return list(await self._db(self._cards_of, owner))
+        return list(await self.db.run(self._cards_of, owner))
 
     def _cards_of(self, owner: str) -> list[dict[str, Any]]:
-        with self.sessions() as s:
+        with self.db.reading() as s:
             rows = s.scalars(select(CardRow).where(CardRow.owner == owner)
                              .order_by(CardRow.updated_at.desc()).limit(100)).all()
             return [{"id": r.id, "name": r.name} for r in rows]

@@ -160,17 +160,28 @@ def rebuild(source: str, name: str, rules: dict[str, Any], seed_hex: str,
     return Rebuilt(detach(state), msg_ids)
 
 
-def replay_frames(source: str, name: str, rec: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every step of a finished game with every seat's view, for the replay page."""
+def replay_frames(source: str, name: str, rec: dict[str, Any],
+                  names: list[str]) -> list[dict[str, Any]]:
+    """Every step of a finished game with every seat's view, for the replay page: the
+    action (its text form and in words) and the log lines it caused (every hand shown)."""
+    from twinrack.narration import LABELS, narrate_action, still_declaring
+    from twinrack.server.wire import lines_of
+
     card = card_of(source, name)
     rules = RuleSet.from_dict(rec["rules"])
+    # issue 11, item 6: the one call to change to the engine's replay generator
+    # (engine/record.py) once it is there
     game = new_game(rules, seed=bytes.fromhex(rec["seed"]), card=card)
     players = rules.players
-    frames = [{"action": "deal", "events": [str(e) for e in game.events],
+    frames = [{"action": "deal", "said": "The deal",
+               "log": lines_of(game.events, names),
                "views": [view(game, s).to_dict() for s in range(players)]}]
     for text in rec["actions"]:
-        events = apply(game, parse_action(text))
-        frames.append({"action": text, "events": [str(e) for e in events],
+        action = parse_action(text)
+        declaring = still_declaring(game.events)
+        events = apply(game, action)
+        frames.append({"action": text, "said": narrate_action(action, names, LABELS),
+                       "log": lines_of(events, names, declaring),
                        "views": [view(game, s).to_dict() for s in range(players)]})
     return frames
 

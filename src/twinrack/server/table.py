@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import random
 import time
@@ -33,16 +32,13 @@ from twinrack.engine import (
     Action,
     GameState,
     apply,
-    is_legal,
     legal_actions,
     parse_action,
     score,
     view,
-    why_illegal,
 )
-from twinrack.engine.advice import kills_rack
-from twinrack.errors import TwinRackError
-from twinrack.server import jobs
+from twinrack.errors import IllegalActionError, TwinRackError
+from twinrack.server import jobs, wire
 from twinrack.server.workers import Workers
 
 log = logging.getLogger("twinrack.table")
@@ -56,7 +52,7 @@ MAX_BACKOFF = 5.0
 
 
 @dataclass
-class Seat:
+class LiveSeat:
     seat: int
     name: str
     kind: str  # "human" or a bot level
@@ -92,11 +88,11 @@ class Connection:
     def send(self, msg: dict[str, Any] | None) -> None:
         """Queue a message, encoded at once: queued text holds no objects for the
         garbage collector to walk, however slow the browser."""
-        self.outbox.put_nowait(None if msg is None else json.dumps(msg, separators=(",", ":")))
+        self.outbox.put_nowait(None if msg is None else wire.encode(msg))
 
 
 @dataclass
-class Command:
+class TableCommand:
     kind: str  # "action", "bot", "bot_move", "timer", "wake", "resume"
     seat: int | None = None
     version: int | None = None
@@ -109,10 +105,10 @@ class Command:
     rows: list[dict[str, Any]] = field(default_factory=list)
 
 
-class Table:
+class LiveTable:
     """A game in play (or finished and still open in some browser)."""
 
-    def __init__(self, game_id: str, state: GameState, card: Card, seats: list[Seat],
+    def __init__(self, game_id: str, state: GameState, card: Card, seats: list[LiveSeat],
                  store: Store, tail: Tail, workers: Workers, *, call_seconds: float,
                  grace_seconds: float, bot_delay: float,
                  msg_ids: dict[tuple[int, str], int] | None = None) -> None:
@@ -128,7 +124,7 @@ class Table:
         self.bot_delay = bot_delay if any(not s.is_bot for s in seats) else 0.0
         self.msg_ids: dict[tuple[int, str], int] = dict(msg_ids or {})
         self.conns: set[Connection] = set()
-        self.queue: asyncio.Queue[Command] = asyncio.Queue()
+        self.queue: asyncio.Queue[TableCommand] = asyncio.Queue()
         self.task: asyncio.Task[None] | None = None
         self.rngs = {s.seat: random.Random(f"{game_id}:{s.seat}") for s in seats}
         self.deadline: tuple[int, float] | None = None  # (version, monotonic deadline)
@@ -139,6 +135,8 @@ class Table:
         self.thinking: set[tuple[int, int]] = set()  # (seat, version) with a bot job out
         self.hint_cache: dict[tuple[int, int], dict[str, Any] | None] = {}
         self.hint_jobs: set[tuple[int, int]] = set()
+        #: seat -> (version, its legal actions as protocol objects): built once a version
+        self.legal_sent: dict[int, tuple[int, list[dict[str, Any]]]] = {}
         self.helpers: set[asyncio.Task[Any]] = set()
         self.last_used = time.monotonic()
 
@@ -213,7 +211,7 @@ class Table:
         self._broadcast_players()
         self._schedule()
 
-    def submit(self, cmd: Command) -> None:
+    def submit(self, cmd: TableCommand) -> None:
         self.queue.put_nowait(cmd)
 
     @property
@@ -223,7 +221,7 @@ class Table:
 
     # ------------------------------------------------------------------ commands
 
-    async def _handle(self, cmd: Command) -> None:
+    async def _handle(self, cmd: TableCommand) -> None:
         st = self.state
         if cmd.kind == "action":
             await self._human_action(cmd)
@@ -243,7 +241,7 @@ class Table:
         elif cmd.kind == "resume":
             self._resume(cmd.rows)
 
-    async def _timer(self, cmd: Command) -> None:
+    async def _timer(self, cmd: TableCommand) -> None:
         st = self.state
         if self.deadline is None or cmd.version != st.version or st.over or self.paused:
             return
@@ -266,7 +264,7 @@ class Table:
         conn.send({"type": "error", "code": code, "message": message, "msg_id": msg_id,
                    **extra})
 
-    async def _human_action(self, cmd: Command) -> None:
+    async def _human_action(self, cmd: TableCommand) -> None:
         conn = cmd.conn
         assert conn is not None
         if conn.seat is None:
@@ -297,11 +295,12 @@ class Table:
             self._refuse(conn, "not_your_seat", "you can only act for your own seat",
                          cmd.msg_id)
             return
-        if not is_legal(st, action):
-            refusal = why_illegal(st, action)
-            self._refuse(conn, refusal.code, refusal.message, cmd.msg_id)
+        try:
+            stored = await self._apply(action, by="human", msg_id=cmd.msg_id)
+        except IllegalActionError as err:  # the rules' own refusal, with its code
+            self._refuse(conn, err.code, err.message, cmd.msg_id)
             return
-        if not await self._apply(action, by="human", msg_id=cmd.msg_id):
+        if not stored:
             self._refuse(conn, "storage_unavailable", "the table could not store that "
                          "action and is waiting for its database; send the same command "
                          "again once it is back", cmd.msg_id, retryable=True)
@@ -310,7 +309,8 @@ class Table:
 
     async def _apply(self, action: Action, *, by: str, msg_id: str | None) -> bool:
         """Apply ``action`` to a copy of the game, store it, and only then make the copy
-        the table's game. False (and the table pauses) when storing failed."""
+        the table's game. False (and the table pauses) when storing failed; an action the
+        rules refuse raises :class:`IllegalActionError` and changes nothing."""
         nxt = self.state.copy()
         events = apply(nxt, action)
         try:
@@ -359,7 +359,7 @@ class Table:
                 log.info("table %s: database still unavailable (%r)", self.id, err)
                 delay = min(MAX_BACKOFF, delay * 2)
                 continue
-            self.submit(Command("resume", rows=rows))
+            self.submit(TableCommand("resume", rows=rows))
             return
 
     def _resume(self, rows: list[dict[str, Any]]) -> None:
@@ -376,7 +376,7 @@ class Table:
 
     # ------------------------------------------------------------------ bots and timers
 
-    def _think(self, cmd: Command) -> None:
+    def _think(self, cmd: TableCommand) -> None:
         """Ask the worker pool for a bot's move; it comes back as a ``bot_move``."""
         st = self.state
         seat = cmd.seat
@@ -407,7 +407,7 @@ class Table:
             action, after = RandomBot().choose(seat_view, legal, rng), rng.getstate()
         finally:
             self.thinking.discard((seat, version))
-        self.submit(Command("bot_move", seat=seat, version=version, action=action,
+        self.submit(TableCommand("bot_move", seat=seat, version=version, action=action,
                             rng_state=after))
 
     def _bot_should_play(self, seat: int) -> bool:
@@ -428,13 +428,13 @@ class Table:
         for seat in st.to_act():
             s = self.seats[seat]
             if s.is_bot:
-                self._later(self.bot_delay, Command("bot", seat=seat, version=version))
+                self._later(self.bot_delay, TableCommand("bot", seat=seat, version=version))
             elif s.connected == 0 and s.left_at is not None:
                 wait = s.left_at + self.grace_seconds - now
                 if wait <= 0:
-                    self._later(self.bot_delay, Command("bot", seat=seat, version=version))
+                    self._later(self.bot_delay, TableCommand("bot", seat=seat, version=version))
                 else:
-                    self._later(wait + 0.01, Command("wake", version=version))
+                    self._later(wait + 0.01, TableCommand("wake", version=version))
             if not s.is_bot and st.phase == "window":
                 humans_to_answer = True
         if humans_to_answer:
@@ -442,9 +442,9 @@ class Table:
                 self.deadline = (version, now + self.call_seconds)
                 if announce:
                     self._broadcast()
-            self._later(max(0.0, self.deadline[1] - now), Command("timer", version=version))
+            self._later(max(0.0, self.deadline[1] - now), TableCommand("timer", version=version))
 
-    def _later(self, delay: float, cmd: Command, key: str | None = None) -> None:
+    def _later(self, delay: float, cmd: TableCommand, key: str | None = None) -> None:
         """Queue ``cmd`` after ``delay`` seconds. A timer with the same key replaces the
         previous one, so a table never holds more than one of each kind."""
         key = key or (cmd.kind if cmd.seat is None else f"{cmd.kind}{cmd.seat}")
@@ -457,7 +457,7 @@ class Table:
         loop = asyncio.get_running_loop()
         self.timers[key] = loop.call_later(delay, self._fire, key, cmd)
 
-    def _fire(self, key: str, cmd: Command) -> None:
+    def _fire(self, key: str, cmd: TableCommand) -> None:
         self.timers.pop(key, None)
         if not self.closed:
             self.queue.put_nowait(cmd)
@@ -476,24 +476,33 @@ class Table:
         st = self.state
         seat = conn.seat
         v = view(st, seat)
-        legal: list[dict[str, Any]] = []
-        if seat is not None and not self.paused:
-            legal = [{"action": a.body(), "kills": kills_rack(st, a)}
-                     for a in legal_actions(st, seat)]
         total = len(st.events)
         start = conn.log_sent if conn.log_sent <= total else 0
         conn.log_sent = total
-        lines = [e.seen_by(seat) for e in st.events[start:]]
+        names = [s.name for s in self.seats]
         deadline_ms = None
         if self.deadline is not None and self.deadline[0] == st.version:
             deadline_ms = max(0, int((self.deadline[1] - time.monotonic()) * 1000))
-        return {"type": "state", "version": st.version, "seat": seat, "view": v.to_dict(),
-                "legal": legal, "log": [str(e) for e in lines], "log_start": start,
+        return {"type": "state", "protocol": wire.PROTOCOL, "version": st.version,
+                "seat": seat, "view": v.to_dict(), "legal": self._legal(seat),
+                "log": wire.log_lines(st, seat, names, start), "log_start": start,
                 "players": self.players(), "deadline_ms": deadline_ms,
                 "hints": self._hints(conn, v), "paused": self.paused,
-                "score": self.result() if st.over else None,
+                "score": wire.score_object(self.result(), seat, names)
+                if st.over else None,
                 "call_seconds": self.call_seconds,
                 "record_url": f"/api/games/{self.id}/record"}
+
+    def _legal(self, seat: int | None) -> list[dict[str, Any]]:
+        """The seat's legal actions as protocol objects, built once per version (every
+        connection of the seat shares them); none while the table is paused."""
+        st = self.state
+        if seat is None or self.paused:
+            return []
+        sent = self.legal_sent.get(seat)
+        if sent is None or sent[0] != st.version:
+            sent = self.legal_sent[seat] = (st.version, wire.legal_objects(st, seat))
+        return sent[1]
 
     def _hints(self, conn: Connection, v: Any) -> dict[str, Any] | None:
         """Hints for a seat with a decision to make: from the cache, or asked of the

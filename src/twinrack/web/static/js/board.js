@@ -1,7 +1,13 @@
 // Pieces of the table shared by the live table and the replay viewer.
 import { html } from "/static/vendor/preact-htm.js";
-import { seatName } from "./logtext.js";
 import { Backs, Tile, TileRow, splitTiles, tileLabel } from "./tiles.js";
+
+/** A seat as the page names it: "Seat 2 (Bea)". */
+export function seatName(names, s) {
+  const n = Number(s);
+  const name = names && names[n];
+  return name ? `Seat ${n + 1} (${name})` : `Seat ${n + 1}`;
+}
 
 /** What lies on one rack for everyone to see: exposures, a Mah Jongg, a DEAD mark. */
 export function RackPublic({ rack, index, showEmpty = true, concealed = null, who = "" }) {

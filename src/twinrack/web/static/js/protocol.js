@@ -1,5 +1,8 @@
 // The table channel (docs/protocol.md): one WebSocket, reconnected with backoff on drop.
 
+/** The version of the table protocol this page speaks (the server refuses another). */
+export const PROTOCOL = 2;
+
 /** A fresh message id. crypto.randomUUID needs a secure context (https or localhost); a page
  * served over plain http on a LAN falls back to getRandomValues, which is always there. */
 export function newMsgId() {
@@ -16,8 +19,10 @@ export function newMsgId() {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
-/** Close codes after which reconnecting cannot help (no such table, bad token). */
-const FINAL_CODES = new Set([4403, 4404]);
+/** Close codes after which reconnecting cannot help (no such table, bad token, a page of
+ * another protocol version), and the errors that come before them. */
+const FINAL_CODES = new Set([4403, 4404, 4426]);
+const FINAL_ERRORS = new Set(["no_table", "bad_token", "protocol_version"]);
 
 export class TableSocket {
   /**
@@ -40,7 +45,7 @@ export class TableSocket {
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = this.token ? `?token=${encodeURIComponent(this.token)}` : "";
+    const q = `?protocol=${PROTOCOL}${this.token ? `&token=${encodeURIComponent(this.token)}` : ""}`;
     return `${proto}//${location.host}/ws/${encodeURIComponent(this.game)}${q}`;
   }
 
@@ -68,7 +73,7 @@ export class TableSocket {
       } catch (_) {
         return;
       }
-      if (msg && msg.type === "error" && (msg.code === "no_table" || msg.code === "bad_token")) {
+      if (msg && msg.type === "error" && FINAL_ERRORS.has(msg.code)) {
         this.final = msg;
       }
       this.handlers.onMessage(msg);

@@ -1,11 +1,31 @@
 // The replay viewer: every frame of a finished game, every hand shown.
 import { html, render, useEffect, useRef, useState } from "/static/vendor/preact-htm.js";
 import { DiscardPool, SeatPanel } from "./board.js";
-import { actionText, eventText } from "./logtext.js";
 import { ScorePanel } from "./verify.js";
 
 const root = document.getElementById("replay-root");
 const GAME = root.dataset.game;
+
+/** First, previous, play, next, last, and a slider over the steps. */
+function ReplayControls({ i, last, go, playing, setPlaying }) {
+  const atEnd = i === last;
+  return html`<div class="replay-controls" role="group" aria-label="Replay controls">
+    <button type="button" id="rp-first" onClick=${() => go(0)} disabled=${i === 0}
+      aria-label="first step">\u00ab First</button>
+    <button type="button" id="rp-prev" onClick=${() => go(i - 1)} disabled=${i === 0}
+      aria-keyshortcuts="ArrowLeft">\u25c0 Previous</button>
+    <button type="button" id="rp-play" onClick=${() => setPlaying(!playing)}
+      aria-pressed=${playing ? "true" : "false"}>${playing ? "Pause" : "Play"}</button>
+    <button type="button" id="rp-next" onClick=${() => go(i + 1)} disabled=${atEnd}
+      aria-keyshortcuts="ArrowRight">Next \u25b6</button>
+    <button type="button" id="rp-last" onClick=${() => go(last)} disabled=${atEnd}
+      aria-label="last step">Last \u00bb</button>
+    <input type="range" id="rp-slider" min="0" max=${last} value=${i}
+      aria-label="step of the game" aria-valuetext=${`step ${i} of ${last}`}
+      onInput=${(e) => go(Number(e.target.value))} />
+    <span class="replay-step" id="rp-step">Step ${i} / ${last}</span>
+  </div>`;
+}
 
 function Replay({ data }) {
   const frames = data.frames;
@@ -52,25 +72,10 @@ function Replay({ data }) {
   const atEnd = i === last;
   return html`<div class="replay-app table-app" id="replay-app" data-step=${i} data-steps=${frames.length}>
     <h1 class="sr-only">Replay of game ${GAME}</h1>
-    <div class="replay-controls" role="group" aria-label="Replay controls">
-      <button type="button" id="rp-first" onClick=${() => go(0)} disabled=${i === 0}
-        aria-label="first step">\u00ab First</button>
-      <button type="button" id="rp-prev" onClick=${() => go(i - 1)} disabled=${i === 0}
-        aria-keyshortcuts="ArrowLeft">\u25c0 Previous</button>
-      <button type="button" id="rp-play" onClick=${() => setPlaying(!playing)}
-        aria-pressed=${playing ? "true" : "false"}>${playing ? "Pause" : "Play"}</button>
-      <button type="button" id="rp-next" onClick=${() => go(i + 1)} disabled=${atEnd}
-        aria-keyshortcuts="ArrowRight">Next \u25b6</button>
-      <button type="button" id="rp-last" onClick=${() => go(last)} disabled=${atEnd}
-        aria-label="last step">Last \u00bb</button>
-      <input type="range" id="rp-slider" min="0" max=${last} value=${i}
-        aria-label="step of the game" aria-valuetext=${`step ${i} of ${last}`}
-        onInput=${(e) => go(Number(e.target.value))} />
-      <span class="replay-step" id="rp-step">Step ${i} / ${last}</span>
-    </div>
+    <${ReplayControls} i=${i} last=${last} go=${go} playing=${playing} setPlaying=${setPlaying} />
     <div class="replay-now" aria-live="polite">
-      <p class="replay-action" id="rp-action">${actionText(f.action, names)}</p>
-      <ul id="rp-events">${f.events.map((e) => html`<li title=${e}>${eventText(e, names)}</li>`)}</ul>
+      <p class="replay-action" id="rp-action" title=${f.action}>${f.said}</p>
+      <ul id="rp-events">${f.log.map((line) => html`<li class=${`ev ev-${line.tone || "plain"}`}>${line.text}</li>`)}</ul>
       <p class="muted">Wall: ${v0.wall_left} tiles left, turn ${v0.turn}.</p>
     </div>
     <div class="table-grid">

@@ -1,6 +1,6 @@
 // The final score, the revealed seed and the "Verify the shuffle" check (table and replay).
 import { html, useState } from "/static/vendor/preact-htm.js";
-import { endText, seatName } from "./logtext.js";
+import { seatName } from "./board.js";
 
 function hexToBytes(hex) {
   const clean = String(hex || "").trim();
@@ -138,7 +138,7 @@ export function ScorePanel({ gameId, score, names, seed, commitment, mySeat = nu
   const totals = (score && score.totals) || [];
   return html`<section class="score-panel" id="score" aria-labelledby="score-title">
     <h2 id="score-title">Game over</h2>
-    <p class="end-reason">${endText(score.end_reason, score.winner, names)}</p>
+    <p class="end-reason">${score.ending}</p>
     <table class="score" id="score-lines">
       <caption>Score, line by line</caption>
       <thead><tr><th scope="col">Player</th><th scope="col">For</th>

@@ -1,0 +1,116 @@
+"""What every route of the service may ask for (FastAPI ``Depends``): the hub (and through
+it the database), the desk, the page renderer, the asking browser's cookie and its rate
+limits.
+
+They live on ``app.state`` (set once by :func:`twinrack.server.app.create_app`), so a route
+module holds no state of its own. A handler that must stop with a page or an answer raises
+:class:`Refused`; the app turns it into that response.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import Depends, Request
+from fastapi.responses import HTMLResponse, Response
+from fastapi.templating import Jinja2Templates
+from starlette.requests import HTTPConnection
+
+from twinrack.server.desk_store import DeskStore
+from twinrack.server.guard import RateLimiter
+from twinrack.server.hub import Hub
+
+#: the cookie that tells one browser from another ("my games", "my cards")
+COOKIE = "twinrack_id"
+
+
+class Refused(Exception):
+    """Stop a request with this response (a 404 page, a 403 answer, ...)."""
+
+    def __init__(self, response: Response) -> None:
+        super().__init__(response.status_code)
+        self.response = response
+
+
+async def refused(_request: Request, err: Exception) -> Response:
+    """The app's handler of :class:`Refused`."""
+    assert isinstance(err, Refused)
+    return err.response
+
+
+def https(request: HTTPConnection) -> bool:
+    """Cookies are marked Secure when the page is served over HTTPS (directly or, with
+    uvicorn's proxy headers, behind a proxy that says so)."""
+    return request.url.scheme == "https"
+
+
+def client_of(request: HTTPConnection) -> str:
+    return request.client.host if request.client else "?"
+
+
+@dataclass
+class Pages:
+    """Renders the service's pages for one request; a browser without the id cookie gets
+    one with its first page."""
+
+    templates: Jinja2Templates
+    request: Request
+
+    def __call__(self, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
+        resp = self.templates.TemplateResponse(self.request, name, ctx, status_code=status)
+        if COOKIE not in self.request.cookies:
+            resp.set_cookie(COOKIE, secrets.token_hex(16), max_age=3600 * 24 * 365,
+                            httponly=True, samesite="lax", secure=https(self.request))
+        return resp
+
+    def message(self, status: int, title: str, message: str,
+                link: str | None = None) -> HTMLResponse:
+        """A page that only says something (no such table, wrong key, ...)."""
+        return self("message.html", status=status, title=title, message=message, link=link)
+
+    def refuse(self, status: int, title: str, message: str, link: str | None = None) -> Refused:
+        return Refused(self.message(status, title, message, link))
+
+
+@dataclass
+class Limits:
+    """The asking client's rate limits (docs/security.md, "Limits")."""
+
+    limiter: RateLimiter
+    client: str
+
+    def allow(self, kind: str, scale: int = 1) -> bool:
+        """Whether this client may make one more request of ``kind``."""
+        return self.limiter.allow(self.client, kind, scale=scale)
+
+
+def _hub(conn: HTTPConnection) -> Hub:
+    hub: Hub = conn.app.state.hub
+    return hub
+
+
+def _desk(conn: HTTPConnection) -> DeskStore:
+    store: DeskStore = conn.app.state.desk
+    return store
+
+
+def _pages(request: Request) -> Pages:
+    return Pages(request.app.state.templates, request)
+
+
+def _limits(conn: HTTPConnection) -> Limits:
+    return Limits(conn.app.state.limits, client_of(conn))
+
+
+def _owner(conn: HTTPConnection) -> str | None:
+    return conn.cookies.get(COOKIE)
+
+
+HubDep = Annotated[Hub, Depends(_hub)]
+DeskDep = Annotated[DeskStore, Depends(_desk)]
+PagesDep = Annotated[Pages, Depends(_pages)]
+LimitsDep = Annotated[Limits, Depends(_limits)]
+#: the browser's id cookie (None for a browser that has not been given one yet)
+OwnerDep = Annotated[str | None, Depends(_owner)]

@@ -1,0 +1,200 @@
+"""The routes of a game: the table page, its WebSocket (docs/protocol.md), the replay page
+and the game's JSON API (its record, the server's verification, the replay's frames)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse, JSONResponse
+
+from twinrack.server import wire
+from twinrack.server.deps import HubDep, LimitsDep, OwnerDep, PagesDep, Refused, https
+from twinrack.server.guard import BadMessage, check_action, read_message
+from twinrack.server.table import Connection, LiveTable, TableCommand
+from twinrack.server.workers import JobFailed
+
+log = logging.getLogger("twinrack.server")
+
+router = APIRouter()
+
+
+# ---------------------------------------------------------------------- guards
+
+
+async def _table_page(game_id: str, hub: HubDep, page: PagesDep) -> LiveTable:
+    """The game of a page's address, or the "no such table" page."""
+    table = await hub.get(game_id)
+    if table is None:
+        raise page.refuse(404, "No such table", "There is no table at this address.")
+    return table
+
+
+async def _table_api(game_id: str, hub: HubDep) -> LiveTable:
+    """The game of an API address, or a JSON 404."""
+    table = await hub.get(game_id)
+    if table is None:
+        raise Refused(JSONResponse({"error": "no such game"}, status_code=404))
+    return table
+
+
+TablePage = Annotated[LiveTable, Depends(_table_page)]
+TableApi = Annotated[LiveTable, Depends(_table_api)]
+
+
+# ---------------------------------------------------------------------- pages
+
+
+@router.get("/t/{game_id}", response_class=HTMLResponse)
+async def table_page(request: Request, game_id: str, table: TablePage, hub: HubDep,
+                     page: PagesDep, owner: OwnerDep, token: str | None = None) -> HTMLResponse:
+    seat_cookie = f"twinrack_seat_{game_id}"
+    if token is None:
+        # a browser that opened its invite link before comes back without it
+        remembered = request.cookies.get(seat_cookie)
+        if remembered and await hub.seat_for_token(game_id, remembered) is not None:
+            token = remembered
+    my_seat = await hub.seat_for_token(game_id, token) if token else None
+    if token and my_seat is None:
+        return page.message(403, "Not a seat at this table", "This invite link is not valid "
+                            "for this table. You can still watch the game.", f"/t/{game_id}")
+    if my_seat is not None and owner:
+        await hub.claim_owner(game_id, my_seat, owner)
+    resp = page("table.html", game_id=game_id, token=token or "", seat=my_seat,
+                names=[s.name for s in table.seats])
+    if token and my_seat is not None:
+        resp.set_cookie(seat_cookie, token, max_age=3600 * 24 * 60, httponly=True,
+                        samesite="lax", path=f"/t/{game_id}", secure=https(request))
+    return resp
+
+
+@router.get("/t/{game_id}/replay", response_class=HTMLResponse)
+async def replay_page(game_id: str, table: TablePage, page: PagesDep) -> HTMLResponse:
+    if not table.state.over:
+        return page.message(403, "Not finished yet", "A game can be replayed with every hand "
+                            "shown only once it has ended.", f"/t/{game_id}")
+    return page("replay.html", game_id=game_id)
+
+
+# ---------------------------------------------------------------------- the table channel
+
+
+async def _admit(ws: WebSocket, table: LiveTable | None, seat: int | None, token: str | None,
+                 protocol: str | None) -> bool:
+    """Whether the socket may join the table; if not, it is told why and closed."""
+    refusal: tuple[dict[str, Any], int] | None = None
+    if protocol != str(wire.PROTOCOL):
+        refusal = wire.protocol_refusal(protocol), wire.CLOSE_PROTOCOL
+    elif table is None:
+        refusal = ({"type": "error", "code": "no_table",
+                    "message": "there is no such table"}, 4404)
+    elif token and seat is None:
+        refusal = ({"type": "error", "code": "bad_token",
+                    "message": "this link is not a seat at this table"}, 4403)
+    if refusal is not None:
+        await ws.send_json(refusal[0])
+        await ws.close(code=refusal[1])
+    return refusal is None
+
+
+def _answer(table: LiveTable, conn: Connection, seat: int | None, frame: Any) -> Any:
+    """Take one frame from the browser: an action for the table, hints on or off, a ping;
+    returns a coroutine to await when there is one."""
+    msg = read_message(frame)
+    kind = msg.get("type")
+    if kind == "action":
+        version, text, msg_id = check_action(msg)
+        table.submit(TableCommand("action", seat=seat, version=version, msg_id=msg_id,
+                                  text=text, conn=conn))
+    elif kind == "hints":
+        return table.set_hints(conn, msg.get("on") is True)
+    elif kind == "ping":
+        conn.send({"type": "pong"})
+    else:
+        raise BadMessage("bad_message", "unknown message type (expected action, hints or "
+                                        "ping)")
+    return None
+
+
+@router.websocket("/ws/{game_id}")
+async def table_socket(ws: WebSocket, game_id: str, hub: HubDep, token: str | None = None,
+                       protocol: str | None = None) -> None:
+    table = await hub.get(game_id)
+    await ws.accept()
+    seat = await hub.seat_for_token(game_id, token) if token and table else None
+    if not await _admit(ws, table, seat, token, protocol):
+        return
+    assert table is not None
+    conn = await table.join(ws, seat)
+    try:
+        while True:
+            frame = await ws.receive()
+            if frame["type"] == "websocket.disconnect":
+                break
+            try:
+                later = _answer(table, conn, seat, frame)
+                if later is not None:
+                    await later
+            except BadMessage as err:
+                conn.send({"type": "error", "code": err.code, "message": err.message,
+                           "msg_id": _msg_id_of(frame)})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        table.leave(conn)
+
+
+def _msg_id_of(frame: Any) -> str | None:
+    """The message id of a refused message, when it has a usable one."""
+    try:
+        msg = read_message(frame)
+    except BadMessage:
+        return None
+    m = msg.get("msg_id")
+    return m if isinstance(m, str) and len(m) <= 64 else None
+
+
+# ---------------------------------------------------------------------- the API
+
+
+@router.get("/api/games/{game_id}/record")
+async def record(game_id: str, hub: HubDep, table: TableApi,
+                 token: str | None = None) -> JSONResponse:
+    """The record as the asking seat (by its token) may see it; the whole record once the
+    game is over."""
+    seat = await hub.seat_for_token(game_id, token) if token else None
+    if token and seat is None:
+        return JSONResponse({"error": "this token is not a seat at this table"},
+                            status_code=403)
+    return JSONResponse(await hub.record(game_id, seat))
+
+
+@router.get("/api/games/{game_id}/verify")
+async def verify_game(table: TableApi, hub: HubDep, limits: LimitsDep) -> JSONResponse:
+    if not table.state.over:
+        return JSONResponse({"ok": False, "problem": "the seed is revealed when the game "
+                             "ends"}, status_code=409)
+    if not limits.allow("replays"):
+        return JSONResponse({"error": "too many requests: wait a minute"}, status_code=429)
+    try:
+        return JSONResponse(await hub.verify(table))
+    except JobFailed as err:
+        return JSONResponse({"error": err.message}, status_code=503)
+
+
+@router.get("/api/games/{game_id}/replay")
+async def replay_frames(table: TableApi, hub: HubDep, limits: LimitsDep) -> JSONResponse:
+    if not table.state.over:
+        return JSONResponse({"error": "the game has not ended"}, status_code=403)
+    if table.id not in hub.replays and not limits.allow("replays"):
+        return JSONResponse({"error": "too many requests: wait a minute"}, status_code=429)
+    try:
+        return JSONResponse(await hub.replay(table))
+    except JobFailed as err:
+        return JSONResponse({"error": err.message}, status_code=503)
+
+
+@router.get("/healthz")
+async def health() -> dict[str, str]:
+    return {"status": "ok"}
