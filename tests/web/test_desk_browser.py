@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -144,7 +143,6 @@ def fill_game(page: Any, result: dict[str, Any], shot_name: str | None = None) -
 
 
 def test_a_whole_tournament_in_the_browser(server: str, browser: Any) -> None:
-    started = time.monotonic()
     desk_ctx = browser.new_context(viewport=DESKTOP)
     phone_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
                                     device_scale_factor=2)
@@ -257,4 +255,3 @@ def test_a_whole_tournament_in_the_browser(server: str, browser: Any) -> None:
         assert not errs, f"errors in the page: {errs}"
     desk_ctx.close()
     phone_ctx.close()
-    assert time.monotonic() - started < 120
