@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -83,15 +82,12 @@ def test_a_finished_rack_drops_out_and_plans_have_one_line() -> None:
     ("royale", 4, "1D", (("2026-3", "Pairs-4"), 11)),
     ("imperial", 2, "3C", (("Like-5", "Pairs-7", "Runs-5", "Pairs-5"), 10)),
 ])
-def test_every_variant_and_fast(variant: str, players: int, discard: str,
+def test_every_variant(variant: str, players: int, discard: str,
                                 plan: tuple[tuple[str, ...], int]) -> None:
     card = practice_card()
     game = new_game(RuleSet.for_variant(variant, players, declared_hands=False), seed=3,
                     card=card)
-    hints(view(game, 0), card)
-    start = time.perf_counter()
     h = hints(view(game, 0), card)
-    assert time.perf_counter() - start < 0.2  # about 10 ms on an idle core
     assert h.discard is not None and h.discard.tile == discard
     assert [r.rack for r in h.racks] == list(range(1, len(plan[0]) + 1))
     assert (h.plans[0].ids, h.plans[0].away) == plan

@@ -23,6 +23,7 @@ from twinrack.desk.tournament import (
     Substitute,
     Tournament,
 )
+from twinrack.engine.rules import REVISIONS
 
 _TOP = {"name", "seats", "rounds_planned", "round_minutes", "revision", "moves", "max_value",
         "players", "substitutes", "rounds", "audit"}
@@ -94,7 +95,7 @@ def _read(doc: Any) -> Tournament:
     if seats not in (2, 4) or isinstance(seats, bool):
         raise _Bad("seats", "must be 4 or 2")
     revision = doc.get("revision", "2024")
-    if revision not in ("2024", "2019"):
+    if revision not in REVISIONS:
         raise _Bad("revision", "must be \"2024\" or \"2019\"")
     moves = doc.get("moves", {})
     if not isinstance(moves, dict):

@@ -17,7 +17,7 @@ from fastapi.templating import Jinja2Templates
 
 from twinrack.bots import BOTS
 from twinrack.card import Card, practice_card
-from twinrack.engine import RuleSet
+from twinrack.engine.rules import rules_from
 from twinrack.errors import CardError, TwinRackError
 from twinrack.server.card_routes import card_routes
 from twinrack.server.config import Settings
@@ -115,7 +115,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return again(["too many new tables from your address in a short time: wait a "
                           "minute and try again"], status=429)
         try:
-            rules = RuleSet(variant=variant, players=players, revision=revision)
+            rules = rules_from(variant, players, revision)
         except TwinRackError as err:
             return again([err.message])
         if not 3 <= call_seconds <= 120:

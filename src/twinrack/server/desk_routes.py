@@ -40,6 +40,7 @@ from twinrack.desk.tournament import (
     Round,
     Tournament,
 )
+from twinrack.engine.rules import REVISIONS
 from twinrack.engine.tournament_scoring import PENALTIES
 from twinrack.errors import TwinRackError
 from twinrack.server.desk_store import (
@@ -973,7 +974,7 @@ def _new_tournament(f: Prefill) -> Tournament:
     if minutes is None or not 1 <= minutes <= 600:
         raise DeskError("bad_minutes", "minutes: a whole number from 1 to 600")
     revision = f.get("revision", "2024")
-    if revision not in ("2024", "2019"):
+    if revision not in REVISIONS:
         raise DeskError("bad_revision", "revision: 2024 or 2019")
     moves = parse_moves(f.get("moves").replace(",", " ").split())
     max_value = _int_or_none(f.get("max_value", str(DEFAULT_MAX_VALUE)))
