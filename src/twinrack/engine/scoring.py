@@ -10,12 +10,19 @@ when jokerless where that applies; the Mah Jongg that wins the game doubles its 
 in a Double Mah Jongg each of the hands declared in the winning turn scores twice its base.
 The closed bonus (+10, 2024 only) and the Royale star bonus (+25) are added after the
 multipliers, once per hand.
+
+What scoring needs of the end of a game is decided here too, once for the engine and the
+score keeper: who won and which Mah Jonggs win (:func:`winner_of`, :func:`end_facts`), when
+a player is out on dead racks (:func:`out_on_dead_racks`), what a wrong tile count kills
+(:func:`wrong_count_kills`) and what a wall game is. The engine's ``game_facts`` feeds
+:func:`end_facts` from a finished state, the keeper from a checked game sheet.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections import Counter
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Protocol
 
@@ -109,6 +116,63 @@ class GameFacts:
     both_dead: int | None = None  # the seat whose racks all died (2 players: ends the game)
     lowest_card_value: int = 25
     penalties: tuple[Penalty, ...] = ()
+
+    @property
+    def winner(self) -> int | None:
+        """The seat whose Mah Jonggs won the game, if one did."""
+        wins = {m.seat for m in self.mah_jonggs if m.wins}
+        return wins.pop() if len(wins) == 1 else None
+
+
+# ------------------------------------------------------------------ the end of a game
+
+
+def winner_of(racks: int, mah_jonggs: Iterable[MahJonggFact]) -> int | None:
+    """The seat with a Mah Jongg on every one of its racks: it has won (section 9)."""
+    held = Counter(m.seat for m in mah_jonggs)
+    return next((seat for seat, count in sorted(held.items()) if count >= racks), None)
+
+
+def out_on_dead_racks(players: int, racks: int,
+                      dead: Sequence[Collection[int]]) -> int | None:
+    """Two players: the seat whose racks are all dead. That ends the game and costs the
+    seat 4 x a hand's value (sections 8 and 10); with 3 or 4 players it only stops."""
+    if players != 2:
+        return None
+    return next((seat for seat, gone in enumerate(dead) if len(gone) >= racks), None)
+
+
+def wrong_count_kills(rules: ScoringRules, racks: int,
+                      with_mahjongg: Collection[int]) -> frozenset[int]:
+    """The racks that a wrong tile count kills (real tiles; docs/score-keeper.md,
+    Decisions): in 2024 every rack, an exposed Mah Jongg too; in 2019 a Mah Jongg already
+    exposed keeps its points and only the other racks die."""
+    every = frozenset(range(racks))
+    if rules.revision == "2019" and with_mahjongg:
+        return every - frozenset(with_mahjongg)
+    return every
+
+
+def end_facts(players: int, racks: int, mah_jonggs: Iterable[MahJonggFact],
+              dead: Sequence[Collection[int]], *, wall_spent: bool,
+              lowest_card_value: int = 25, penalties: Iterable[Penalty] = ()) -> GameFacts:
+    """The facts that decide the score of a game from what happened in it: the valid
+    Mah Jonggs (their ``wins`` is decided here), each seat's dead racks and whether the
+    wall ran out. The Mah Jonggs of the turn in which a seat completed all its racks win
+    (two or more of them are a Double Mah Jongg); the wall running out with no Mah Jongg
+    exposed is a wall game; a two-player seat whose racks all died is out (sections 8-10).
+    """
+    declared = tuple(mah_jonggs)
+    winner = winner_of(racks, declared)
+    winning_turn = (max(m.turn for m in declared if m.seat == winner)
+                    if winner is not None else None)
+    decided = tuple(replace(m, wins=m.seat == winner and m.turn == winning_turn)
+                    for m in declared)
+    dead_racks = tuple(tuple(sorted(gone)) for gone in dead)
+    return GameFacts(players=players, mah_jonggs=decided,
+                     wall_game=wall_spent and not decided, dead=dead_racks, racks=racks,
+                     both_dead=out_on_dead_racks(players, racks, dead_racks),
+                     lowest_card_value=lowest_card_value, penalties=tuple(penalties))
 
 
 @dataclass(frozen=True)
