@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from twinrack.card import Card, load_card
+from twinrack.desk.tournament_scoring import PENALTIES, THROW_PENALTIES
 from twinrack.engine.rules import VARIANTS, RulesError, RuleSet, rules_from
 from twinrack.engine.scoring import (
     GameFacts,
@@ -36,7 +37,6 @@ from twinrack.engine.scoring import (
     winner_of,
     wrong_count_kills,
 )
-from twinrack.engine.tournament_scoring import PENALTIES, THROW_PENALTIES
 from twinrack.errors import CardError, TwinRackError
 
 DEAD_CAUSES = ("exposure", "wrong_wall", "exposed_before_racking", "mahjongg_in_error",

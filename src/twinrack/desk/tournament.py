@@ -7,9 +7,9 @@ player's confirmation code, drawn with :mod:`secrets` unless the caller gives it
 command is checked in full before anything changes: a refused command leaves the tournament
 as it was.
 
-Scoring is the engine's: 4-seat tables use the tournament sheet of rules section 11
-(:mod:`twinrack.engine.tournament_scoring`), 2-seat Siamese tables the Siamese score of
-section 10 (:mod:`twinrack.engine.scoring`).
+Scoring: 4-seat tables use the tournament sheet of rules section 11
+(:mod:`twinrack.desk.tournament_scoring`), 2-seat Siamese tables the engine's Siamese score
+of section 10 (:mod:`twinrack.engine.scoring`, through the score keeper).
 
 Seats in a round: the movement gives each table its nametags. A nametag's seat is taken by
 its registered player, by a substitute the director seated for that round, or by nobody:
@@ -28,12 +28,12 @@ from typing import Any
 
 from twinrack.desk.keeper import DEFAULT_MAX_VALUE, GameSheetError, KeptGame, read_game
 from twinrack.desk.movement import Movement
-from twinrack.engine.scoring import Penalty, Score, score_game
-from twinrack.engine.tournament_scoring import (
+from twinrack.desk.tournament_scoring import (
     PENALTIES,
     TournamentGame,
     score_tournament_game,
 )
+from twinrack.engine.scoring import Penalty, Score, score_game
 from twinrack.errors import TwinRackError
 
 GAMES_PER_ROUND = 4

@@ -40,8 +40,8 @@ from twinrack.desk.tournament import (
     Round,
     Tournament,
 )
+from twinrack.desk.tournament_scoring import PENALTIES
 from twinrack.engine.rules import REVISIONS
-from twinrack.engine.tournament_scoring import PENALTIES
 from twinrack.errors import TwinRackError
 from twinrack.server.desk_store import (
     Check,

@@ -1,7 +1,8 @@
 """Tournament scoring of standard 4-handed American tables (rules section 11).
 
 The Siamese score (section 10) is :func:`twinrack.engine.scoring.score_game`; this module
-adds the tournament sheet used on 4-seat tables, with the same itemized lines.
+adds the tournament sheet used on 4-seat tables, with the same itemized lines. Only the
+desk keeps such sheets, so it lives here rather than in the engine.
 """
 
 from __future__ import annotations
