@@ -17,8 +17,8 @@ from twinrack.desk.tournament import (
     MAX_VALUE_LIMIT,
     AuditEntry,
     DeskError,
+    Entrant,
     GameEntry,
-    Player,
     Round,
     Substitute,
     Tournament,
@@ -125,7 +125,7 @@ def _read(doc: Any) -> Tournament:
     return t
 
 
-def _player(p: Any, where: str, i: int, t: Tournament) -> Player:
+def _player(p: Any, where: str, i: int, t: Tournament) -> Entrant:
     p = _obj(p, where, {"name", "nametag", "code", "withdrawn_from"}, {"name", "nametag"})
     letters = t.movement.seats
     expected = f"{i // t.seats + 1}{letters[i % t.seats]}"
@@ -135,7 +135,7 @@ def _player(p: Any, where: str, i: int, t: Tournament) -> Player:
     withdrawn = p.get("withdrawn_from")
     if withdrawn is not None:
         _int(withdrawn, f"{where}.withdrawn_from", 1, t.rounds_planned)
-    return Player(_str(p["name"], f"{where}.name"), expected,
+    return Entrant(_str(p["name"], f"{where}.name"), expected,
                   _str(p.get("code", ""), f"{where}.code", empty=True), withdrawn)
 
 

@@ -7,7 +7,7 @@ import io
 from collections.abc import Iterable
 from html import escape
 
-from twinrack.desk.tournament import GAMES_PER_ROUND, GameEntry, Seat, Tournament
+from twinrack.desk.tournament import GAMES_PER_ROUND, GameEntry, Occupant, Tournament
 
 #: a text cell starting with one of these is run as a formula by spreadsheet programs
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -81,7 +81,7 @@ def _page(title: str, body: str) -> str:
             f"</title><style>{_STYLE}</style></head><body>{body}</body></html>")
 
 
-def _seat_label(s: Seat) -> str:
+def _seat_label(s: Occupant) -> str:
     if s.name is None:
         return f"{s.letter}: empty seat ({s.tag})"
     return (f"{s.letter}: {escape(s.name)} ({s.tag}"
