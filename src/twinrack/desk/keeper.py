@@ -96,21 +96,22 @@ def _err(where: str, message: str) -> GameSheetError:
 
 
 def _bool(obj: dict[str, Any], key: str, where: str) -> bool:
-    v = obj.get(key, False)
-    if not isinstance(v, bool):
+    value = obj.get(key, False)
+    if not isinstance(value, bool):
         raise _err(f"{where}.{key}", "must be true or false")
-    return v
+    return value
 
 
 def _int(obj: dict[str, Any], key: str, where: str, *, low: int, high: int | None = None,
          where_is_key: bool = False) -> int:
-    v = obj.get(key)
-    if not isinstance(v, int) or isinstance(v, bool) or v < low or (high is not None and v > high):
+    value = obj.get(key)
+    if (not isinstance(value, int) or isinstance(value, bool) or value < low
+            or (high is not None and value > high)):
         span = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        got = "missing" if key not in obj else f"got {json.dumps(v)}"
+        got = "missing" if key not in obj else f"got {json.dumps(value)}"
         raise _err(key if where_is_key else f"{where}.{key}",
                    f"must be a whole number {span} ({got})")
-    return v
+    return value
 
 
 def _kind(ev: dict[str, Any], where: str) -> str:
@@ -267,17 +268,17 @@ class _SheetGame:
 
     def mahjongg(self, ev: dict[str, Any], where: str) -> None:
         m, turn, double = _mahjongg(ev, where, self.seat, self.racks, self.card, self.cap)
-        s, name = m.seat, self.players[m.seat]
-        if m.rack in self.dead[s]:
+        declarer, name = m.seat, self.players[m.seat]
+        if m.rack in self.dead[declarer]:
             raise _err(f"{where}.rack", f"rack {m.rack + 1} of {name} is dead")
-        if any(x.seat == s and x.rack == m.rack for x in self.mah_jonggs):
+        if any(x.seat == declarer and x.rack == m.rack for x in self.mah_jonggs):
             raise _err(f"{where}.rack", f"rack {m.rack + 1} of {name} already has a Mah Jongg")
-        m = replace(m, turn=self._turn_of(s, turn, double, where))
-        same_turn = [x for x in self.mah_jonggs if x.seat == s and x.turn == m.turn]
+        m = replace(m, turn=self._turn_of(declarer, turn, double, where))
+        same_turn = [x for x in self.mah_jonggs if x.seat == declarer and x.turn == m.turn]
         if m.discarder is not None and any(x.discarder is not None for x in same_turn):
             raise _err(f"{where}.discarder", "only one discard is claimed in a turn: name the "
                                              "discarder on one hand of the Double")
-        if m.discarder == s:
+        if m.discarder == declarer:
             raise _err(f"{where}.discarder", f"{name} cannot claim its own discard")
         self.mah_jonggs.append(m)
         self.last_turn = m.turn
@@ -315,29 +316,29 @@ class _SheetGame:
         self.ended_by = "wall game"
 
     def rack_dies(self, ev: dict[str, Any], where: str) -> None:
-        s = self.seat(ev["dead"], f"{where}.dead")
-        name = self.players[s]
+        who = self.seat(ev["dead"], f"{where}.dead")
+        name = self.players[who]
         rack = _int(ev, "rack", where, low=1, high=self.racks) - 1
         if ev.get("cause", "other") not in DEAD_CAUSES:
             raise _err(f"{where}.cause", f"one of {', '.join(DEAD_CAUSES)}")
-        if any(m.seat == s and m.rack == rack for m in self.mah_jonggs):
+        if any(m.seat == who and m.rack == rack for m in self.mah_jonggs):
             raise _err(f"{where}.rack", f"rack {rack + 1} of {name} holds a valid Mah Jongg "
                                         "(a wrong tile count kills it: use wrong_tile_count)")
-        if rack in self.dead[s]:
+        if rack in self.dead[who]:
             raise _err(f"{where}.rack", f"rack {rack + 1} of {name} is already dead")
-        self.dead[s].add(rack)
+        self.dead[who].add(rack)
         self._out_on_dead_racks()
 
     def wrong_tile_count(self, ev: dict[str, Any], where: str) -> None:
-        s = self.seat(ev["wrong_tile_count"], f"{where}.wrong_tile_count")
-        held = {m.rack for m in self.mah_jonggs if m.seat == s}
+        who = self.seat(ev["wrong_tile_count"], f"{where}.wrong_tile_count")
+        held = {m.rack for m in self.mah_jonggs if m.seat == who}
         killed = wrong_count_kills(self.rules.scoring_rules(), self.racks, held)
-        if killed <= self.dead[s]:
+        if killed <= self.dead[who]:
             kept = " without a Mah Jongg" if held - killed else ""
-            raise _err(f"{where}.wrong_tile_count", f"every rack of {self.players[s]}{kept} "
+            raise _err(f"{where}.wrong_tile_count", f"every rack of {self.players[who]}{kept} "
                                                     "is already dead")
-        self.dead[s] |= killed
-        self.mah_jonggs = [m for m in self.mah_jonggs if not (m.seat == s and m.rack in killed)]
+        self.dead[who] |= killed
+        self.mah_jonggs = [m for m in self.mah_jonggs if not (m.seat == who and m.rack in killed)]
         self._out_on_dead_racks()
 
     def _out_on_dead_racks(self) -> None:
@@ -368,7 +369,7 @@ def _mahjongg(ev: dict[str, Any], where: str, seat: Callable[[Any, str], int], r
               card: Card | None, cap: int) -> tuple[MahJonggFact, int | None, bool]:
     """A Mah Jongg event: the Mah Jongg (its turn still to be worked out), the turn the
     sheet gives, if any, and whether it is marked part of a Double."""
-    s = seat(ev["mahjongg"], f"{where}.mahjongg")
+    declarer = seat(ev["mahjongg"], f"{where}.mahjongg")
     rack = _int(ev, "rack", where, low=1, high=racks) - 1
     hand, closed = _hand(ev, where, card, cap)
     discarder = ev.get("discarder")
@@ -376,8 +377,8 @@ def _mahjongg(ev: dict[str, Any], where: str, seat: Callable[[Any, str], int], r
     if discarder is not None and self_picked:
         raise _err(f"{where}.discarder", "a self-picked Mah Jongg has no discarder")
     misnamed = _bool(ev, "misnamed", where)
-    d = seat(discarder, f"{where}.discarder") if discarder is not None else None
-    if misnamed and d is None:
+    thrower = seat(discarder, f"{where}.discarder") if discarder is not None else None
+    if misnamed and thrower is None:
         raise _err(f"{where}.misnamed", "a mis-named tile was thrown by a discarder: name them")
     turn = ev.get("turn")
     if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or turn < 0):
@@ -386,9 +387,9 @@ def _mahjongg(ev: dict[str, Any], where: str, seat: Callable[[Any, str], int], r
     double = _bool(ev, "double", where)
     if double and turn is not None:
         raise _err(f"{where}.double", "give double or turn, not both")
-    fact = MahJonggFact(seat=s, rack=rack, hand=hand, jokerless=_bool(ev, "jokerless", where),
-                        closed=closed, turn=0, discarder=d, self_picked=self_picked,
-                        misnamed=misnamed)
+    fact = MahJonggFact(seat=declarer, rack=rack, hand=hand,
+                        jokerless=_bool(ev, "jokerless", where), closed=closed, turn=0,
+                        discarder=thrower, self_picked=self_picked, misnamed=misnamed)
     return fact, turn, double
 
 
@@ -409,19 +410,19 @@ def _hand(ev: dict[str, Any], where: str, card: Card | None,
         raise _err(f"{where}.hand", "naming a card line needs \"card\" at the top of the "
                                     "sheet; or give value instead")
     try:
-        h = card.hand(str(hand_id))
+        line = card.hand(str(hand_id))
     except KeyError:
         raise _err(f"{where}.hand", f"no line {hand_id!r} on {card.name}") from None
-    if "value" in ev and ev["value"] != h.value:
-        raise _err(f"{where}.value", f"{h.id} is worth {h.value} on {card.name}")
+    if "value" in ev and ev["value"] != line.value:
+        raise _err(f"{where}.value", f"{line.id} is worth {line.value} on {card.name}")
     for key in ("singles_and_pairs", "quint", "star"):
-        if key in ev and ev[key] != getattr(h, key):
-            raise _err(f"{where}.{key}", f"the card says {str(getattr(h, key)).lower()} "
-                                         f"for {h.id}")
-    if h.concealed and ev.get("closed", True) is not True:
-        raise _err(f"{where}.closed", f"{h.id} is a concealed line on {card.name}: it is "
+        if key in ev and ev[key] != getattr(line, key):
+            raise _err(f"{where}.{key}", f"the card says {str(getattr(line, key)).lower()} "
+                                         f"for {line.id}")
+    if line.concealed and ev.get("closed", True) is not True:
+        raise _err(f"{where}.closed", f"{line.id} is a concealed line on {card.name}: it is "
                                       "always closed")
-    return HandFacts.of(h), True if h.concealed else _bool(ev, "closed", where)
+    return HandFacts.of(line), True if line.concealed else _bool(ev, "closed", where)
 
 
 def score_siamese_game(doc: Any, card: Card | None = None) -> Score:
@@ -476,20 +477,20 @@ class Session:
 
     @property
     def totals(self) -> tuple[int, ...]:
-        t = [0] * len(self.players)
-        for s in self.games:
-            for i, v in enumerate(s.totals):
-                t[i] += v
-        return tuple(t)
+        totals = [0] * len(self.players)
+        for score in self.games:
+            for i, v in enumerate(score.totals):
+                totals[i] += v
+        return tuple(totals)
 
     @property
     def running(self) -> list[tuple[int, ...]]:
         """The totals after each game."""
         out: list[tuple[int, ...]] = []
-        t = [0] * len(self.players)
-        for s in self.games:
-            t = [a + b for a, b in zip(t, s.totals, strict=True)]
-            out.append(tuple(t))
+        totals = [0] * len(self.players)
+        for score in self.games:
+            totals = [a + b for a, b in zip(totals, score.totals, strict=True)]
+            out.append(tuple(totals))
         return out
 
     def unpaid(self, pot_per_player: int) -> dict[str, int]:
@@ -511,12 +512,12 @@ class Session:
         pot = self.pot if pot_per_player is None else pot_per_player
         if pot and len(self.players) == 2:
             raise _err("--pot", "a pot is for 3 or 4 players; 2 players settle the difference")
-        st = settle(self.totals, pot)
+        settlement = settle(self.totals, pot)
         doc: dict[str, Any] = {
             "pot_per_player": pot if len(self.players) > 2 else None,
             "transfers": [{"payer": self.players[a], "payee": self.players[b],
-                           "amount": _amount(amount)} for a, b, amount in st.transfers],
-            "net": {name: _amount(v) for name, v in zip(self.players, st.payouts,
+                           "amount": _amount(amount)} for a, b, amount in settlement.transfers],
+            "net": {name: _amount(v) for name, v in zip(self.players, settlement.payouts,
                                                         strict=True)}}
         if len(self.players) > 2:
             doc["unpaid"] = self.unpaid(pot)

@@ -302,9 +302,9 @@ class Tournament:
             raise DeskError("tables_not_full",
                             f"{len(self.players)} players do not fill a table of {self.seats}: "
                             f"{self.seats - len(self.players)} more needed")
-        cur = self.current()
-        if cur is not None and not cur.locked:
-            raise DeskError("round_open", f"round {cur.number} is still open: close it first")
+        latest = self.current()
+        if latest is not None and not latest.locked:
+            raise DeskError("round_open", f"round {latest.number} is still open: close it first")
         if len(self.rounds) >= self.rounds_planned:
             raise DeskError("no_more_rounds", f"all {self.rounds_planned} rounds are played")
         number = len(self.rounds) + 1
@@ -592,13 +592,13 @@ class Tournament:
                     if entry.winner in at_table and not entry.late:
                         wins[entry.winner] += 1
 
-        def h2h(tag: str) -> int:
+        def head_to_head_of(tag: str) -> int:
             rivals = [t for t in total if t != tag and total[t] == total[tag]
                       and wins[t] == wins[tag]]
             return sum(head[tag].get(t, 0) - head[t].get(tag, 0) for t in rivals)
 
         def key(p: Entrant) -> tuple[int, int, int]:
-            return (-total[p.nametag], -wins[p.nametag], -h2h(p.nametag))
+            return (-total[p.nametag], -wins[p.nametag], -head_to_head_of(p.nametag))
 
         ranked = sorted(self.players, key=lambda p: (key(p), p.name.lower()))
         out: list[dict[str, Any]] = []
@@ -608,7 +608,7 @@ class Tournament:
                 rank = i  # players still tied after every tie-break share a rank
             out.append({"rank": rank, "name": p.name, "nametag": p.nametag,
                         "points": total[p.nametag], "wins": wins[p.nametag],
-                        "games": games[p.nametag], "head_to_head": h2h(p.nametag)})
+                        "games": games[p.nametag], "head_to_head": head_to_head_of(p.nametag)})
         return out
 
     # ---------------------------------------------------------------- persistence

@@ -47,14 +47,14 @@ def score_tournament_game(game: TournamentGame) -> Score:
     """Itemized tournament score of one game on a standard table (rules section 11)."""
     lines: list[ScoreLine] = []
     if game.winner is not None and game.in_error is None:
-        w = game.winner
-        lines.append(ScoreLine(w, game.value, f"Mah Jongg: card value {game.value}", "11"))
+        winner = game.winner
+        lines.append(ScoreLine(winner, game.value, f"Mah Jongg: card value {game.value}", "11"))
         if game.self_picked:
-            lines.append(ScoreLine(w, 15, "self-picked Mah Jongg tile", "11"))
+            lines.append(ScoreLine(winner, 15, "self-picked Mah Jongg tile", "11"))
         if game.singles_and_pairs:
-            lines.append(ScoreLine(w, 15, "Singles and Pairs hand", "11"))
+            lines.append(ScoreLine(winner, 15, "Singles and Pairs hand", "11"))
         elif game.jokerless:
-            lines.append(ScoreLine(w, 20, "jokerless Mah Jongg", "11"))
+            lines.append(ScoreLine(winner, 20, "jokerless Mah Jongg", "11"))
         if game.discarder is not None and not game.self_picked:
             if game.winner_exposures >= 3 or (game.winner_exposures == 2
                                               and game.quint_two_exposures):
