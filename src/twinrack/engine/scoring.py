@@ -238,75 +238,96 @@ def hand_points(hand: CardLine, jokerless: bool, closed: bool, rules: ScoringRul
 
 def score_game(facts: GameFacts, rules: ScoringRules) -> Score:
     """The itemized score of a finished game (rules section 10)."""
-    lines: list[ScoreLine] = []
     winning = [m for m in facts.mah_jonggs if m.wins]
     double = len(winning) >= 2
+    lines: list[ScoreLine] = []
     for m in sorted(facts.mah_jonggs, key=lambda x: (x.turn, x.seat, x.rack)):
-        base, notes = hand_base(m.hand, m.jokerless, rules)
-        if m.wins and double:
-            points = base * 2
-            kind = "Double Mah Jongg hand x2"
-        elif m.wins:
-            points = base * 2
-            kind = "winning Mah Jongg x2"
-        else:
-            points = base
-            kind = "Mah Jongg"
-        detail = "; ".join([f"card value {m.hand.value}", *notes])
-        lines.append(ScoreLine(m.seat, points,
-                               f"{kind} on rack {m.rack + 1}: {m.hand.id} ({detail})", "10"))
-        if m.closed and rules.closed_bonus:
-            lines.append(ScoreLine(m.seat, rules.closed_bonus,
-                                   f"closed hand on rack {m.rack + 1}: {m.hand.id}", "10"))
-        star = star_bonus(m.hand, m.jokerless, rules)
-        if star:
-            lines.append(ScoreLine(m.seat, star, f"jokerless (*) hand on rack {m.rack + 1}: "
-                                                 f"{m.hand.id}", "10"))
-    # the thrower of a winning tile
+        lines += _hand_lines(m, double, rules)
     fed = [m for m in winning if m.discarder is not None][:1]  # one penalty per game
     for m in fed:
         assert m.discarder is not None
         what = "Double Mah Jongg" if double else "winning Mah Jongg"
         lines.append(ScoreLine(m.discarder, -rules.feed_penalty,
                                f"threw the tile claimed for an opponent's {what}", "10"))
-    # a mis-named discard claimed for Mah Jongg (real tiles only)
-    for m in facts.mah_jonggs:
-        if m.misnamed and m.discarder is not None:
-            if rules.revision == "2019":
-                lines.append(ScoreLine(m.discarder, -25,
-                                       f"mis-named the tile claimed for {m.hand.id}", "10"))
-            elif m.wins and double:
-                values = [w.hand.value for w in winning]
-                lines.append(ScoreLine(m.discarder, -sum(values),
-                                       "mis-named the tile claimed for a Double Mah Jongg: minus "
-                                       f"each hand's value ({' + '.join(map(str, values))})",
-                                       "10"))
-            else:
-                lines.append(ScoreLine(m.discarder, -m.hand.value,
-                                       f"mis-named the tile claimed for {m.hand.id}: minus its "
-                                       "value", "10"))
+    lines += _misnamed_lines(facts, winning, double, rules)
     if facts.both_dead is not None and facts.players == 2:
-        seat = facts.both_dead
-        theirs = [m for m in facts.mah_jonggs if m.seat != seat]
-        if theirs:
-            value = theirs[0].hand.value
-            why = f"4 x the opponent's Mah Jongg value {value}"
-        else:
-            value = facts.lowest_card_value
-            why = f"4 x the lowest value on the card, {value}"
-        lines.append(ScoreLine(seat, -4 * value, f"both racks dead: {why}", "8"))
+        lines.append(_both_dead_line(facts, facts.both_dead))
     if facts.wall_game:
-        for seat in range(facts.players):
-            dead = facts.dead[seat] if seat < len(facts.dead) else ()
-            forfeits = bool(dead) if rules.wall_dead == "any" else len(dead) >= facts.racks
-            if forfeits:
-                lines.append(ScoreLine(seat, 0, "wall game: nothing for a player with a dead "
-                                                "rack", "10"))
-            else:
-                lines.append(ScoreLine(seat, 10, "wall game", "10"))
+        lines += _wall_game_lines(facts, rules)
     for p in facts.penalties:
         lines.append(ScoreLine(p.seat, p.points, p.reason, p.rule))
     return Score(facts.players, tuple(lines))
+
+
+def _hand_lines(m: MahJonggFact, double: bool, rules: ScoringRules) -> list[ScoreLine]:
+    """A Mah Jongg's lines: its base (doubled when it wins), the closed bonus, the star."""
+    base, notes = hand_base(m.hand, m.jokerless, rules)
+    if m.wins and double:
+        points, kind = base * 2, "Double Mah Jongg hand x2"
+    elif m.wins:
+        points, kind = base * 2, "winning Mah Jongg x2"
+    else:
+        points, kind = base, "Mah Jongg"
+    detail = "; ".join([f"card value {m.hand.value}", *notes])
+    lines = [ScoreLine(m.seat, points,
+                       f"{kind} on rack {m.rack + 1}: {m.hand.id} ({detail})", "10")]
+    if m.closed and rules.closed_bonus:
+        lines.append(ScoreLine(m.seat, rules.closed_bonus,
+                               f"closed hand on rack {m.rack + 1}: {m.hand.id}", "10"))
+    star = star_bonus(m.hand, m.jokerless, rules)
+    if star:
+        lines.append(ScoreLine(m.seat, star, f"jokerless (*) hand on rack {m.rack + 1}: "
+                                             f"{m.hand.id}", "10"))
+    return lines
+
+
+def _misnamed_lines(facts: GameFacts, winning: list[MahJonggFact], double: bool,
+                    rules: ScoringRules) -> list[ScoreLine]:
+    """A mis-named discard claimed for Mah Jongg costs its thrower (real tiles only)."""
+    lines: list[ScoreLine] = []
+    for m in facts.mah_jonggs:
+        if not (m.misnamed and m.discarder is not None):
+            continue
+        if rules.revision == "2019":
+            lines.append(ScoreLine(m.discarder, -25,
+                                   f"mis-named the tile claimed for {m.hand.id}", "10"))
+        elif m.wins and double:
+            values = [w.hand.value for w in winning]
+            lines.append(ScoreLine(m.discarder, -sum(values),
+                                   "mis-named the tile claimed for a Double Mah Jongg: minus "
+                                   f"each hand's value ({' + '.join(map(str, values))})", "10"))
+        else:
+            lines.append(ScoreLine(m.discarder, -m.hand.value,
+                                   f"mis-named the tile claimed for {m.hand.id}: minus its "
+                                   "value", "10"))
+    return lines
+
+
+def _both_dead_line(facts: GameFacts, seat: int) -> ScoreLine:
+    """Two players: all racks dead costs 4 x the opponent's Mah Jongg value, or 4 x the
+    lowest value on the card (section 8)."""
+    theirs = [m for m in facts.mah_jonggs if m.seat != seat]
+    if theirs:
+        value = theirs[0].hand.value
+        why = f"4 x the opponent's Mah Jongg value {value}"
+    else:
+        value = facts.lowest_card_value
+        why = f"4 x the lowest value on the card, {value}"
+    return ScoreLine(seat, -4 * value, f"both racks dead: {why}", "8")
+
+
+def _wall_game_lines(facts: GameFacts, rules: ScoringRules) -> list[ScoreLine]:
+    """+10 each, withheld from a player with a dead rack (``wall_dead``: any or all)."""
+    lines: list[ScoreLine] = []
+    for seat in range(facts.players):
+        dead = facts.dead[seat] if seat < len(facts.dead) else ()
+        forfeits = bool(dead) if rules.wall_dead == "any" else len(dead) >= facts.racks
+        if forfeits:
+            lines.append(ScoreLine(seat, 0, "wall game: nothing for a player with a dead "
+                                            "rack", "10"))
+        else:
+            lines.append(ScoreLine(seat, 10, "wall game", "10"))
+    return lines
 
 
 @dataclass(frozen=True)
