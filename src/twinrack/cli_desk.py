@@ -51,7 +51,6 @@ from twinrack.desk.tournament import (
     GameEntry,
     Tournament,
     atomic,
-    new_code,
 )
 from twinrack.engine.rules import RulesError, rules_from
 from twinrack.errors import TwinRackError
@@ -201,9 +200,7 @@ def _change(path: Path, command: Callable[..., Any], *args: Any, **kwargs: Any) 
     t = load_tournament(path)
 
     def run(trial: Tournament) -> Any:
-        for p in trial.players:  # a file from before codes: every player gets one
-            if not p.code:
-                p.code = new_code()
+        trial.give_missing_codes()
         return command(trial, *args, **kwargs)
 
     result = atomic(t, run)

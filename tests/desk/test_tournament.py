@@ -17,7 +17,7 @@ from twinrack.desk.export import (
     standings_html,
     table_cards_html,
 )
-from twinrack.desk.tournament import CODE_ALPHABET, DeskError, Tournament, atomic
+from twinrack.desk.tournament import CODE_ALPHABET, CODE_LENGTH, DeskError, Tournament, atomic
 
 MIN = 60.0
 NAMES = ["Ann", "Bea", "Cat", "Dot", "Eve", "Fay", "Gil", "Hal", "Ida", "Jo", "Kim", "Lou"]
@@ -357,6 +357,14 @@ def test_codes_are_given_or_drawn() -> None:
     assert t.add_player("Ann", code="K7PXQ").code == "K7PXQ"
     codes = {t.add_player(n).code for n in NAMES[1:]}
     assert len(codes) == len(NAMES) - 1  # drawn at random: all different here
+
+
+def test_a_file_from_before_codes_gets_them() -> None:
+    t = make(NAMES[:2])
+    t.players[0].code = ""
+    bea = t.player("Bea").code
+    t.give_missing_codes()
+    assert len(t.player("Ann").code) == CODE_LENGTH and t.player("Bea").code == bea
 
 
 def test_a_closed_round_is_locked() -> None:

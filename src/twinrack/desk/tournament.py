@@ -147,6 +147,13 @@ class Tournament:
     def tables(self) -> int:
         return max(1, -(-len(self.players) // self.seats))
 
+    def give_missing_codes(self) -> None:
+        """A file from before confirmation codes: every player without one gets one (the
+        next time the tournament changes)."""
+        for p in self.players:
+            if not p.code:
+                p.code = new_code()
+
     def player(self, who: str) -> Entrant:
         key = who.strip().lower()
         for p in self.players:
