@@ -86,8 +86,8 @@ class RuleSet:
             raise RulesError("unknown_revision", f"unknown revision '{self.revision}' "
                                                  f"(expected {' or '.join(REVISIONS)})",
                              "revision")
-        for option in fields(self):
-            _check_kind(option.name, getattr(self, option.name))
+        for name in _DEFAULTS:
+            _check_kind(name, getattr(self, name))
         if self.wall_dead not in WALL_DEAD:
             raise RulesError("bad_option", "wall_dead must be 'any' or 'all'", "wall_dead")
         if self.last_discard not in LAST_DISCARD:
@@ -174,6 +174,8 @@ def _check_kind(name: str, value: Any) -> None:
     """An option's value is of its default's kind (``None`` defaults take a bool too); a
     wrong one gets the code of its option."""
     default = _DEFAULTS[name]
+    if type(value) is type(default):  # the common case, checked first: rules are built often
+        return
     if default is None:
         right = value is None or isinstance(value, bool)
     elif isinstance(default, bool):
