@@ -6,9 +6,12 @@ A game sheet is JSON (docs/score-keeper.md has the format and examples)::
      "events": [{"mahjongg": "Ann", "rack": 1, "value": 30, "jokerless": true},
                 {"mahjongg": "Ann", "rack": 2, "hand": "2468-1", "discarder": "Bea"}]}
 
-The keeper works out which Mah Jongg is a first, the winning second or part of a Double from
-the order of the events (``double`` or ``turn`` join two into one turn). Every field is
-checked and a bad one is named in the message (``events[1].rack``).
+The keeper reads the events in order and works out the turn of each Mah Jongg (``double``
+or ``turn`` join two into one turn); every field is checked and a bad one is named in the
+message (``events[1].rack``). It states no rule of its own: the sheet's rules are checked by
+:func:`twinrack.engine.rules.rules_from`, and which Mah Jonggs win (a Double when two come
+in the winning turn), a wall game, dead racks and a wrong tile count are the engine's
+(:func:`twinrack.engine.scoring.end_facts` and its helpers), as is the score.
 """
 
 from __future__ import annotations
