@@ -18,6 +18,7 @@ from twinrack.desk.export import (
     table_cards_html,
 )
 from twinrack.desk.tournament import CODE_ALPHABET, CODE_LENGTH, DeskError, Tournament, atomic
+from twinrack.desk.tournament_scoring import TournamentGame, play_goes_on
 
 MIN = 60.0
 NAMES = ["Ann", "Bea", "Cat", "Dot", "Eve", "Fay", "Gil", "Hal", "Ida", "Jo", "Kim", "Lou"]
@@ -259,6 +260,16 @@ def test_section_11_rows(result: dict[str, Any], expected: dict[str, int]) -> No
     t = one_table()
     got = points(t, result)
     assert got == {n: expected.get(n, 0) for n in NAMES[:4]}
+
+
+def test_play_goes_on_after_a_mahjongg_in_error_while_two_hands_are_intact() -> None:
+    def game(**kw: Any) -> TournamentGame:
+        return TournamentGame(players=4, in_error=1, **kw)
+
+    assert play_goes_on(game()) and play_goes_on(game(exposed=(0,)))
+    assert not play_goes_on(game(exposed=(0, 2))) and not play_goes_on(game(dead=(0, 3)))
+    assert not play_goes_on(game(wall_destroyed_by=(2,)))
+    assert not play_goes_on(TournamentGame(players=4, wall_game=True))
 
 
 def test_section_11_lines_are_itemized() -> None:

@@ -16,7 +16,12 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from twinrack.desk.keeper import GameSheetError, KeptGame, read_game
-from twinrack.desk.tournament_scoring import PENALTIES, TournamentGame, score_tournament_game
+from twinrack.desk.tournament_scoring import (
+    PENALTIES,
+    TournamentGame,
+    play_goes_on,
+    score_tournament_game,
+)
 from twinrack.engine.scoring import Penalty, Score, score_game
 from twinrack.errors import TwinRackError
 
@@ -82,13 +87,18 @@ def _four_seat_game(result: dict[str, Any], seat_of: SeatOf,
                       for x in _names(result, "wall_destroyed_by"))
     exposed = tuple(seat_of(x, "exposed") for x in _names(result, "exposed"))
     _check_in_error(miscaller, dead, destroyed, exposed)
-    return TournamentGame(
+    game = TournamentGame(
         players=4, winner=winner, value=value, self_picked=_flag(result, "self_picked"),
         singles_and_pairs=_flag(result, "singles_and_pairs"),
         jokerless=_flag(result, "jokerless"), wall_game=wall_game, discarder=thrower,
         winner_exposures=exposures, quint_two_exposures=_flag(result, "quint_two_exposures"),
         dead=dead, misnamed=_flag(result, "misnamed"), in_error=miscaller,
         wall_destroyed_by=destroyed, exposed=exposed)
+    if play_goes_on(game):
+        raise DeskError("game_continues",
+                        "in_error: two or more hands are intact, so the game goes on; enter "
+                        "its result when it ends, with the mis-caller as dead")
+    return game
 
 
 def _one_ending(result: dict[str, Any]) -> tuple[Any, bool, Any]:
@@ -134,8 +144,8 @@ def _thrower(result: dict[str, Any], seat_of: SeatOf, winner: int | None) -> int
 
 def _check_in_error(miscaller: int | None, dead: tuple[int, ...], destroyed: tuple[int, ...],
                     exposed: tuple[int, ...]) -> None:
-    """After a Mah Jongg in error the game goes on while two hands are intact and the
-    wall stands (section 11): only a game that ended there is entered so."""
+    """Who destroyed the wall or exposed a hand is said only after a Mah Jongg in error,
+    and the mis-caller is not among them."""
     if miscaller is None:
         if destroyed or exposed:
             key = "wall_destroyed_by" if destroyed else "exposed"
@@ -144,12 +154,6 @@ def _check_in_error(miscaller: int | None, dead: tuple[int, ...], destroyed: tup
     if miscaller in dead or miscaller in destroyed or miscaller in exposed:
         raise DeskError("bad_result", "in_error: the mis-caller is listed again in dead, "
                                       "wall_destroyed_by or exposed")
-    intact = [s for s in range(4) if s != miscaller and s not in dead
-              and s not in destroyed and s not in exposed]
-    if not destroyed and len(intact) >= 2:
-        raise DeskError("game_continues",
-                        "in_error: two or more hands are intact, so the game goes on; enter "
-                        "its result when it ends, with the mis-caller as dead")
 
 
 def _four_seat_words(game: TournamentGame, names: Sequence[str]) -> tuple[str, str]:

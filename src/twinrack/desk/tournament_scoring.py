@@ -43,6 +43,16 @@ THROW_PENALTIES: dict[str, tuple[int, str]] = {
 }
 
 
+def play_goes_on(game: TournamentGame) -> bool:
+    """After a Mah Jongg in error, play goes on while two or more hands are intact and
+    nobody destroyed the wall (section 11): such a game has no result yet."""
+    if game.in_error is None:
+        return False
+    intact = [s for s in range(game.players) if s != game.in_error and s not in game.dead
+              and s not in game.wall_destroyed_by and s not in game.exposed]
+    return not game.wall_destroyed_by and len(intact) >= 2
+
+
 def score_tournament_game(game: TournamentGame) -> Score:
     """Itemized tournament score of one game on a standard table (rules section 11)."""
     lines: list[ScoreLine] = []
