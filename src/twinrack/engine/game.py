@@ -59,6 +59,7 @@ from twinrack.engine.scoring import (
     Score,
     ScoringRules,
     Settlement,
+    end_facts,
     hand_points,
     score_game,
     settle,
@@ -1310,27 +1311,16 @@ def _why_not_withdraw(st: GameState) -> IllegalActionError:
 
 
 def game_facts(st: GameState) -> GameFacts:
-    """What decides the score, from the state (section 10)."""
-    win_turn = None
-    if st.end_reason == "mahjongg" and st.winner is not None:
-        win_turn = max(m.turn for m in st.players[st.winner].mahjonggs)
-    facts: list[MahJonggFact] = []
-    for p in st.players:
-        for m in p.mahjonggs:
-            h = m.hand
-            facts.append(MahJonggFact(
-                seat=m.seat, rack=m.rack,
-                hand=HandFacts.of(h),
-                jokerless=m.jokerless, closed=m.closed, turn=m.turn,
-                wins=m.seat == st.winner and m.turn == win_turn,
-                discarder=m.claimed_from, self_picked=m.self_picked))
-    dead = tuple(tuple(i for i, r in enumerate(p.racks) if r.dead is not None)
-                 for p in st.players)
-    return GameFacts(
-        players=st.rules.players, mah_jonggs=tuple(facts),
-        wall_game=st.end_reason == "wall" and not facts, dead=dead, racks=st.rules.racks,
-        both_dead=st.winner if st.end_reason == "dead" else None,
-        lowest_card_value=st.info.lowest_value)
+    """What decides the score, from the state (section 10; the rules of the end of a game
+    are :func:`twinrack.engine.scoring.end_facts`)."""
+    declared = [MahJonggFact(seat=m.seat, rack=m.rack, hand=HandFacts.of(m.hand),
+                             jokerless=m.jokerless, closed=m.closed, turn=m.turn,
+                             discarder=m.claimed_from, self_picked=m.self_picked)
+                for p in st.players for m in p.mahjonggs]
+    dead = [[i for i, r in enumerate(p.racks) if r.dead is not None] for p in st.players]
+    return end_facts(st.rules.players, st.rules.racks, declared, dead,
+                     wall_spent=st.end_reason == "wall",
+                     lowest_card_value=st.info.lowest_value)
 
 
 def score(state: GameState) -> Score:
