@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from twinrack.card import Card, practice_card
-from twinrack.card.compiled import HAND_SIZE
+from twinrack.card.compiled import HAND_SIZE, CompiledCard, compiled
 from twinrack.card.exposure import Exposure
 from twinrack.card.model import Hand
 from twinrack.engine.actions import (
@@ -69,7 +69,6 @@ from twinrack.engine.state import (
     OVER,
     TURN,
     WINDOW,
-    CardInfo,
     GameState,
     IntArray,
     MahJonggRecord,
@@ -85,13 +84,16 @@ MJ_KINDS = ("mahjongg", "double")
 CLAIM_MUSTS = ("expose", "mahjongg", "double", "error")
 _EMPTY: IntArray = np.zeros(0, dtype=np.int64)
 
-_PRACTICE: list[Card] = []
+
+def _card(st: GameState) -> CompiledCard:
+    """The game's compiled card, whole (declared lines included)."""
+    return compiled(st.card)
 
 
-def _practice() -> Card:
-    if not _PRACTICE:
-        _PRACTICE.append(practice_card())
-    return _PRACTICE[0]
+def _playable(st: GameState) -> CompiledCard:
+    """The game's compiled card without the lines declared at the deal: what a rack not
+    under a declared hand can make (section 7)."""
+    return compiled(st.card).without_declared
 
 
 # ------------------------------------------------------------------ cached actions
@@ -216,7 +218,7 @@ def new_game(rules: RuleSet | None = None, *, seed: bytes | str | int,
     (tests, real-table replays) fixes the first tiles of the picking order (no cut), the
     rest being shuffled from the seed. Without ``card`` the practice card is used."""
     rules = rules or RuleSet()
-    card = card or _practice()
+    card = card or practice_card()
     key = seed_bytes(seed)
     tiles = rules.tiles.wall()
     if stack is not None:
@@ -250,7 +252,7 @@ def new_game(rules: RuleSet | None = None, *, seed: bytes | str | int,
         p.n = len(hand)
         ev.append(Dealt(s, len(hand), tuple(tiles_sorted)))
     st.events.extend(ev)
-    if rules.declared_hands and st.info.declared_hands:
+    if rules.declared_hands and compiled(card).declared_ways:
         st.phase = DECLARE
         st.declaring = list(range(rules.players))
     else:
@@ -272,42 +274,15 @@ def _begin_play(st: GameState, ev: list[Event]) -> None:
 # ------------------------------------------------------------------ tiles-away helpers
 
 
-def _counts37(counts: Sequence[int]) -> tuple[IntArray, int]:
-    c = np.zeros(NUM_KINDS + 1, dtype=np.int64)
-    c[:NUM_KINDS] = counts
-    jokers = int(c[JOKER])
-    c[JOKER] = 0
-    return c, jokers
-
-
-def _sub_aways(info: CardInfo, idx: IntArray, counts: Sequence[int],
-               exposures: Sequence[Exposure]) -> IntArray:
-    """Tiles away of the ways ``idx`` (all known to fit the exposures) from ``counts``."""
-    c, jokers = _counts37(counts)
-    nat = info.nat[idx]
-    big = info.big[idx]
-    exposed = 0
-    if exposures:
-        e = np.zeros(NUM_KINDS + 1, dtype=np.int64)
-        for x in exposures:
-            e[x.tile] += x.size
-            exposed += x.size
-        big = np.maximum(big - e, 0)
-    useful = np.minimum(c, nat + big).sum(axis=1)
-    spare = np.maximum(c - nat, 0)
-    deficit = (big - np.minimum(big, spare)).sum(axis=1)
-    away: IntArray = (HAND_SIZE - exposed) - useful - np.minimum(deficit, jokers)
-    return away
-
-
 def _aways(st: GameState, p: Player, rack: Rack) -> IntArray:
-    """Tiles away of every way for this rack from the player's free tiles (cached)."""
+    """Tiles away of every way for this rack from the player's free tiles (cached);
+    declared lines count as impossible."""
     key = rack.key()
     a = p.cache.get(key)
     if a is None:
-        a = st.info.cc.way_aways(np.array(p.free(), dtype=np.int64), rack.exposures)
+        a = _playable(st).way_aways(p.free(), rack.exposures)
         p.cache[key] = a
-        p.lb[key] = int(a[st.info.normal].min()) if len(a) else 99
+        p.lb[key] = int(a.min())
     return a
 
 
@@ -329,56 +304,17 @@ def _zero_ways(st: GameState, p: Player, rack: Rack) -> IntArray:
     if _at_least(p, rack, 1):
         p.zero[key] = _EMPTY
         return _EMPTY
-    info = st.info
     a = p.cache.get(key)
     if a is None and p.prev is not None and key in p.prev[0]:
-        before = p.prev[0][key]
-        cand = np.nonzero((before <= 1) & info.normal)[0]
-        z = cand[_sub_aways(info, cand, p.free(), rack.exposures) == 0] if len(cand) else _EMPTY
+        cand = np.flatnonzero(p.prev[0][key] <= 1)
+        z = (cand[_playable(st).ways_away(cand, p.free(), rack.exposures) == 0] if len(cand)
+             else _EMPTY)
     else:
         if a is None:
             a = _aways(st, p, rack)
-        z = np.nonzero((a == 0) & info.normal)[0]
+        z = np.flatnonzero(a == 0)
     p.zero[key] = z
     return z
-
-
-def _fillings(info: CardInfo, way: int, counts: Sequence[int], exposures: Sequence[Exposure],
-              need: int | None = None) -> list[tuple[int, ...]]:
-    """Every distinct set of concealed tiles from ``counts`` that completes ``way`` on a
-    rack with these exposures (Jokers only in groups of 3 or more); with ``need``, only
-    those using that tile."""
-    nat = info.nat[way]
-    big = info.big[way].copy()
-    for x in exposures:
-        big[x.tile] -= x.size
-    base: list[int] = []
-    bigs: list[tuple[int, int, int]] = []
-    for t in np.nonzero((nat[:NUM_KINDS] + np.maximum(big[:NUM_KINDS], 0)) > 0)[0].tolist():
-        n_t = int(nat[t])
-        b_t = max(int(big[t]), 0)
-        if counts[t] < n_t:
-            return []
-        base.extend([t] * n_t)
-        if b_t:
-            bigs.append((t, b_t, min(b_t, counts[t] - n_t)))
-    jokers = counts[JOKER]
-    out: set[tuple[int, ...]] = set()
-
-    def rec(i: int, left: int, acc: list[int]) -> None:
-        if i == len(bigs):
-            fill = tuple(sorted(base + acc + [JOKER] * (jokers - left)))
-            if need is None or need in fill:
-                out.add(fill)
-            return
-        t, b, hi = bigs[i]
-        for k in range(hi, -1, -1):
-            j = b - k
-            if j <= left:
-                rec(i + 1, left - j, acc + [t] * k)
-
-    rec(0, jokers, [])
-    return sorted(out)
 
 
 def _minus(counts: Sequence[int], tiles: Iterable[int]) -> list[int]:
@@ -393,8 +329,8 @@ def _atomic_ok(st: GameState, p: Player, x: int) -> bool:
     assert p.declared is not None
     counts = list(p.racks[0].conc)
     counts[x] += 1
-    ways = st.info.declared_ways[p.declared]
-    return bool((_sub_aways(st.info, ways, counts, ()) == 0).any())
+    ways = _card(st).declared_ways[p.declared]
+    return bool((_card(st).ways_away(ways, counts) == 0).any())
 
 
 Completions = dict[tuple[int, ...], list[int]]
@@ -415,11 +351,11 @@ def rack_completions(st: GameState, p: Player, r: int, counts: Sequence[int] | N
     if counts is None:
         counts, ways = p.free(), _zero_ways(st, p, rack)
     else:
-        a = st.info.cc.way_aways(np.array(counts, dtype=np.int64), rack.exposures)
-        ways = np.nonzero((a == 0) & st.info.normal)[0]
+        ways = np.flatnonzero(_playable(st).way_aways(counts, rack.exposures) == 0)
+    cc = _card(st)
     out: Completions = {}
     for w in ways.tolist():
-        for fill in _fillings(st.info, w, counts, rack.exposures, need):
+        for fill in cc.fillings(w, counts, rack.exposures, need):
             out.setdefault(fill, []).append(w)
     return out
 
@@ -432,7 +368,7 @@ def _declared_completion(st: GameState, p: Player, counts: Sequence[int], need: 
         return {}
     if not _atomic_ok(st, p, x):
         return {}
-    return {(x,): st.info.declared_ways[p.declared].tolist()}
+    return {(x,): _card(st).declared_ways[p.declared].tolist()}
 
 
 def _complete_all(st: GameState, p: Player, counts: Sequence[int], racks: Sequence[int],
@@ -464,10 +400,10 @@ def _best_line(st: GameState, p: Player, r: int, fill: tuple[int, ...],
     rack = p.racks[r]
     if p.declared is not None and r == 0:
         tiles = tuple(sorted([*tiles_of(rack.conc), *fill]))
-        return tiles, (st.info.declared_hands[p.declared], JOKER not in tiles, True)
+        return tiles, (st.card.hand(p.declared), JOKER not in tiles, True)
     jl = JOKER not in fill and not any(x.jokers for x in rack.exposures)
     closed = not rack.exposures
-    hands = [st.card.hands[int(st.info.way_hand[w])] for w in ways]
+    hands = [_card(st).hand_of(w) for w in ways]
     hand = max(hands, key=lambda h: (_hand_points(st, h, jl, closed), -h.number))
     return fill, (hand, jl, closed)
 
@@ -505,7 +441,7 @@ def _near(st: GameState, p: Player, r: int, t: int) -> bool:
         return _atomic_ok(st, p, t)
     if _at_least(p, rack, 2):
         return False
-    return bool(((_aways(st, p, rack) <= 1) & st.info.normal).any())
+    return bool((_aways(st, p, rack) <= 1).any())
 
 
 def _takes(st: GameState, p: Player, r: int, t: int, plus: Sequence[int]) -> bool:
@@ -515,9 +451,9 @@ def _takes(st: GameState, p: Player, r: int, t: int, plus: Sequence[int]) -> boo
     if not (p.declared is not None and r == 0):
         if _at_least(p, rack, 2):
             return False
-        info = st.info
-        cand = np.nonzero((_aways(st, p, rack) <= 1) & info.normal & info.demand[:, t])[0]
-        if not len(cand) or not (_sub_aways(info, cand, plus, rack.exposures) == 0).any():
+        cc = _playable(st)
+        cand = np.flatnonzero((_aways(st, p, rack) <= 1) & cc.demand[:, t])
+        if not len(cand) or not (cc.ways_away(cand, plus, rack.exposures) == 0).any():
             return False
     return bool(rack_completions(st, p, r, plus, t, t))
 
@@ -550,7 +486,7 @@ def _exposure_options(st: GameState, seat: int, only: int | None) -> list[Action
     racks = [r for r in p.open_racks() if not (p.declared is not None and r == 0)]
     if not racks:
         return []
-    top = st.info.max_group
+    top = max(3, _card(st).largest_group)
     kinds = [only] if only is not None else [t for t in range(JOKER) if free[t]]
     out: list[Action] = []
     for t in kinds:
@@ -569,15 +505,15 @@ def _exposure_options(st: GameState, seat: int, only: int | None) -> list[Action
 def _declare_options(st: GameState, seat: int) -> list[Action]:
     """Declared lines the seat can fix 13 tiles for, one tile away (section 7, Atomic)."""
     p = st.players[seat]
-    info = st.info
+    cc = _card(st)
     out: set[Declare] = set()
-    for hid, ways in info.declared_ways.items():
-        a = _sub_aways(info, ways, p.pool, ())
+    for hid, ways in cc.declared_ways.items():
+        a = cc.ways_away(ways, p.pool)
         for w in ways[a <= 1].tolist():
-            for x in np.nonzero(info.demand[w, :NUM_KINDS])[0].tolist():
+            for x in np.flatnonzero(cc.demand[w, :NUM_KINDS]).tolist():
                 plus = list(p.pool)
                 plus[x] += 1
-                for fill in _fillings(info, w, plus, (), x):
+                for fill in cc.fillings(w, plus, (), x):
                     rest = list(fill)
                     rest.remove(x)
                     out.add(Declare(seat, hid, tuple(rest)))
@@ -1013,7 +949,7 @@ def _do_withdraw(st: GameState, seat: int, ev: list[Event]) -> None:
 
 
 def _rack_alive(st: GameState, exposures: Sequence[Exposure]) -> bool:
-    return bool((st.info.cc.fitting(exposures) & st.info.normal).any())
+    return _playable(st).rack_alive(exposures)
 
 
 def _after_rack_finished(st: GameState, seat: int, ev: list[Event]) -> bool:
@@ -1330,7 +1266,7 @@ def game_facts(st: GameState) -> GameFacts:
         players=st.rules.players, mah_jonggs=tuple(facts),
         wall_game=st.end_reason == "wall" and not facts, dead=dead, racks=st.rules.racks,
         both_dead=st.winner if st.end_reason == "dead" else None,
-        lowest_card_value=st.info.lowest_value)
+        lowest_card_value=st.card.lowest_value)
 
 
 def score(state: GameState) -> Score:

@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from twinrack.card.compiled import CompiledCard
 from twinrack.card.exposure import Exposure
 from twinrack.card.model import Card, Hand
 from twinrack.engine.actions import Action
@@ -33,56 +32,6 @@ DECLARE = "declare"
 TURN = "turn"
 WINDOW = "window"
 OVER = "over"
-
-
-class CardInfo:
-    """What the engine derives from a card once (cached by the card's sha256)."""
-
-    def __init__(self, card: Card) -> None:
-        self.card = card
-        self.cc = CompiledCard(card)
-        declared = np.array([h.declared for h in card.hands for _ in h.ways], dtype=bool)
-        self.normal: BoolArray = ~declared
-        self.declared_hands: dict[str, Hand] = {h.id: h for h in card.hands if h.declared}
-        sizes = [g.size for h in card.hands for w in h.ways for g in w.groups]
-        self.max_group = max([3, *sizes])
-        # demand of every concrete way, in the compiled card's way order (card order)
-        ways = [w for h in card.hands for w in h.ways]
-        self.way_hand: IntArray = np.array([h.number for h in card.hands for _ in h.ways],
-                                           dtype=np.int64)
-        nat = np.zeros((len(ways), NUM_KINDS + 1), dtype=np.int64)
-        big = np.zeros((len(ways), NUM_KINDS + 1), dtype=np.int64)
-        for i, w in enumerate(ways):
-            for g in w.groups:
-                if g.size >= 3:
-                    big[i, g.tile] += g.size
-                else:
-                    nat[i, g.tile] += g.size
-        self.nat: IntArray = nat
-        self.big: IntArray = big
-        self.demand: BoolArray = (self.nat + self.big) > 0
-        self.declared_ways: dict[str, IntArray] = {
-            h.id: np.nonzero(self.way_hand_of(h.number))[0].astype(np.int64)
-            for h in card.hands if h.declared}
-        self.lowest_value = min(h.value for h in card.hands)
-
-    def way_hand_of(self, number: int) -> BoolArray:
-        mask: BoolArray = self.way_hand == number
-        return mask
-
-
-_INFO: dict[str, CardInfo] = {}
-
-
-def card_info(card: Card) -> CardInfo:
-    """The compiled card and tables of ``card`` (built once per card sha256)."""
-    info = _INFO.get(card.sha256)
-    if info is None:
-        info = CardInfo(card)
-        if len(_INFO) > 16:
-            _INFO.clear()
-        _INFO[card.sha256] = info
-    return info
 
 
 @dataclass(frozen=True)
@@ -251,7 +200,6 @@ class GameState:
                  wall: list[int], die: int | None, stack: tuple[int, ...] | None) -> None:
         self.rules = rules
         self.card = card
-        self.info = card_info(card)
         self.seed = seed
         self.commitment = commitment
         self.die = die

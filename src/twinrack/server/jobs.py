@@ -55,9 +55,9 @@ def warm_up() -> None:
 
     os.nice(10)
     from twinrack.card import practice_card
-    from twinrack.engine.state import card_info
+    from twinrack.card.compiled import compiled
 
-    card_info(practice_card())
+    compiled(practice_card())
 
 
 # ---------------------------------------------------------------------- cards
@@ -120,7 +120,6 @@ class Rebuilt:
 def detach(state: GameState) -> GameState:
     """Make ``state`` cheap to send between processes: drop the card and the caches."""
     state.card = None  # type: ignore[assignment]
-    state.info = None  # type: ignore[assignment]
     state.legal_cache = {}
     state.mj_cache = None
     state.public_view = None
@@ -132,10 +131,7 @@ def detach(state: GameState) -> GameState:
 
 
 def attach(state: GameState, card: Card) -> GameState:
-    from twinrack.engine.state import card_info
-
     state.card = card
-    state.info = card_info(card)
     return state
 
 
