@@ -263,7 +263,7 @@ class CompiledCard:
         big = np.maximum(self.big - e_big, 0).astype(np.int8)
         tot = (nat + big).astype(np.int8)
         return RackDemand(
-            key=key, fit=fit, restricted=not bool(fit.all()),
+            key=key, fit=fit, restricted=not bool(fit.all()), unfit=np.flatnonzero(~fit),
             exposed=sum(size for _tile, size in key),
             bank=np.ascontiguousarray(np.concatenate([tot, nat], axis=1)),
             big_sum=big.sum(axis=1, dtype=np.int16),
@@ -301,7 +301,7 @@ class CompiledCard:
         u, v = self.uv(rack, c)
         away = (HAND_SIZE - rack.exposed) - np.minimum(u + jokers, v).astype(np.int64)
         if rack.restricted:
-            away[~rack.fit] = IMPOSSIBLE
+            away[rack.unfit] = IMPOSSIBLE
         return away
 
     def ways_away(self, ways: IntArray | Sequence[int], counts: CountsLike,

@@ -62,6 +62,7 @@ class RackDemand:
     key: ExposureKey
     fit: BoolArray
     restricted: bool
+    unfit: IntArray  # the ways that do not fit, ascending
     exposed: int
     bank: TinyArray  # ways x 74: per kind, tot (nat + big) still to fill, then nat
     big_sum: SmallArray  # per way: tiles of big groups still to fill

@@ -227,7 +227,7 @@ class PairSearch:
             other_u, other_v = other_u[other.fit], other_v[other.fit]
         score = np.maximum(need_u - int(other_u.max()), need_v - int(other_v.max()))
         if rack.restricted:
-            score[~rack.fit] = _FAR
+            score[rack.unfit] = _FAR
         # scores are small whole numbers: count them to find the cut
         cut = np.searchsorted(np.cumsum(np.bincount(np.clip(score, 0, _GRID * 2))), _PROBE)
         inside = np.flatnonzero(score < cut)

@@ -49,7 +49,7 @@ class AwayTracker:
     def _aways(self, u: IntArray, v: IntArray, jokers: int) -> IntArray:
         away = (HAND_SIZE - self.exposed) - np.minimum(u + jokers, v)
         if self.rack.restricted:
-            away[~self.fit] = IMPOSSIBLE
+            away[self.rack.unfit] = IMPOSSIBLE
         return away
 
     def aways(self) -> IntArray:
