@@ -44,7 +44,6 @@ def hidden_swapped(game: GameState, seat: int, rng: random.Random, swaps: int = 
             p.pool[x] -= 1
             p.pool[y] += 1
             other.wall[j] = x
-        p.bump(gained=-1)
     other.version = game.version
     return other
 

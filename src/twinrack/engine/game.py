@@ -51,6 +51,7 @@ from twinrack.engine.events import (
     Undeclared,
     Withdrawn,
 )
+from twinrack.engine.memo import RackReach, memo_of
 from twinrack.engine.rules import RuleSet
 from twinrack.engine.scoring import (
     GameFacts,
@@ -70,7 +71,6 @@ from twinrack.engine.state import (
     TURN,
     WINDOW,
     GameState,
-    IntArray,
     MahJonggRecord,
     Player,
     Rack,
@@ -82,7 +82,6 @@ from twinrack.tiles import CANONICAL, FLOWER, JOKER, NUM_KINDS, tiles_of
 MJ_KINDS = ("mahjongg", "double")
 #: what a granted claim requires first (GameState.must)
 CLAIM_MUSTS = ("expose", "mahjongg", "double", "error")
-_EMPTY: IntArray = np.zeros(0, dtype=np.int64)
 
 
 def _card(st: GameState) -> CompiledCard:
@@ -274,47 +273,12 @@ def _begin_play(st: GameState, ev: list[Event]) -> None:
 # ------------------------------------------------------------------ tiles-away helpers
 
 
-def _aways(st: GameState, p: Player, rack: Rack) -> IntArray:
-    """Tiles away of every way for this rack from the player's free tiles (cached);
-    declared lines count as impossible."""
-    key = rack.key()
-    a = p.cache.get(key)
-    if a is None:
-        a = _playable(st).way_aways(p.free(), rack.exposures)
-        p.cache[key] = a
-        p.lb[key] = int(a.min())
-    return a
-
-
-def _at_least(p: Player, rack: Rack, floor: int) -> bool:
-    """True when every way is known to be at least ``floor`` tiles away (no work)."""
-    bound = p.lb.get(rack.key())
-    return bound is not None and bound >= floor
-
-
-def _zero_ways(st: GameState, p: Player, rack: Rack) -> IntArray:
-    """The (undeclared) ways this rack completes from the free tiles: a Mah Jongg.
-
-    Right after one tile was added, only ways that were one tile away are looked at.
-    """
-    key = rack.key()
-    z = p.zero.get(key)
-    if z is not None:
-        return z
-    if _at_least(p, rack, 1):
-        p.zero[key] = _EMPTY
-        return _EMPTY
-    a = p.cache.get(key)
-    if a is None and p.prev is not None and key in p.prev[0]:
-        cand = np.flatnonzero(p.prev[0][key] <= 1)
-        z = (cand[_playable(st).ways_away(cand, p.free(), rack.exposures) == 0] if len(cand)
-             else _EMPTY)
-    else:
-        if a is None:
-            a = _aways(st, p, rack)
-        z = np.flatnonzero(a == 0)
-    p.zero[key] = z
-    return z
+def _reach(st: GameState, p: Player, rack: Rack) -> RackReach:
+    """How far ``rack`` is, with the player's free tiles, from the lines it may make
+    (worked out only as far as asked, remembered in engine.memo)."""
+    seat = next(s for s, q in enumerate(st.players) if q is p)
+    return RackReach(_playable(st), st.commitment, seat, rack.key(), rack.exposures,
+                     tuple(p.free()))
 
 
 def _minus(counts: Sequence[int], tiles: Iterable[int]) -> list[int]:
@@ -349,7 +313,7 @@ def rack_completions(st: GameState, p: Player, r: int, counts: Sequence[int] | N
         x = st.acquired if fresh is None else fresh
         return _declared_completion(st, p, p.free() if counts is None else counts, need, x)
     if counts is None:
-        counts, ways = p.free(), _zero_ways(st, p, rack)
+        counts, ways = p.free(), _reach(st, p, rack).done()
     else:
         ways = np.flatnonzero(_playable(st).way_aways(counts, rack.exposures) == 0)
     cc = _card(st)
@@ -410,12 +374,16 @@ def _best_line(st: GameState, p: Player, r: int, fill: tuple[int, ...],
 
 def _mj_options(st: GameState, seat: int) -> dict[tuple[int, tuple[int, ...]], MjOption]:
     """Every valid Mah Jongg declaration of the seat on turn: (rack, tiles) -> the best
-    line it makes (section 7). Cached for the state's version."""
+    line it makes (section 7). Remembered for the facts they depend on."""
     p = st.players[seat]
-    stamp = (seat, p.version, st.must, st.need, st.acquired, p.declared, st.turn_no)
-    cached = st.mj_cache
+    fixed = tuple(p.racks[0].conc) if p.declared is not None else None
+    stamp = (seat, tuple(p.pool), fixed, p.declared, st.must, st.need, st.acquired,
+             st.turn_no, tuple((tuple(r.exposures), r.finished) for r in p.racks))
+    memo = memo_of(st)
+    cached = memo.mahjongg
     if cached is not None and cached[0] == stamp:
-        return cached[1]
+        found: dict[tuple[int, tuple[int, ...]], MjOption] = cached[1]
+        return found
     free = p.free()
     need = st.need if st.must in MJ_KINDS else None
     open_racks = p.open_racks()
@@ -429,7 +397,7 @@ def _mj_options(st: GameState, seat: int) -> dict[tuple[int, tuple[int, ...]], M
                     continue
             tiles, option = _best_line(st, p, r, fill, ways)
             out[(r, tiles)] = option
-    st.mj_cache = (stamp, out)
+    memo.mahjongg = (stamp, out)
     return out
 
 
@@ -439,9 +407,7 @@ def _near(st: GameState, p: Player, r: int, t: int) -> bool:
     rack = p.racks[r]
     if p.declared is not None and r == 0:
         return _atomic_ok(st, p, t)
-    if _at_least(p, rack, 2):
-        return False
-    return bool((_aways(st, p, rack) <= 1).any())
+    return bool(len(_reach(st, p, rack).near()))
 
 
 def _takes(st: GameState, p: Player, r: int, t: int, plus: Sequence[int]) -> bool:
@@ -449,10 +415,9 @@ def _takes(st: GameState, p: Player, r: int, t: int, plus: Sequence[int]) -> boo
     test, :func:`rack_completions`."""
     rack = p.racks[r]
     if not (p.declared is not None and r == 0):
-        if _at_least(p, rack, 2):
-            return False
         cc = _playable(st)
-        cand = np.flatnonzero((_aways(st, p, rack) <= 1) & cc.demand[:, t])
+        near = _reach(st, p, rack).near()
+        cand = near[cc.demand[near, t]]
         if not len(cand) or not (cc.ways_away(cand, plus, rack.exposures) == 0).any():
             return False
     return bool(rack_completions(st, p, r, plus, t, t))
@@ -631,22 +596,24 @@ def _legal(st: GameState, seat: int) -> list[Action]:
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (empty when it has nothing to do)."""
-    hit = state.legal_cache.get(seat)
+    known = memo_of(state).legal
+    hit = known.get(seat)
     if hit is not None and hit[0] == state.version:
         return list(hit[1])
     acts = _legal(state, seat)
-    state.legal_cache[seat] = (state.version, acts, None)
+    known[seat] = (state.version, acts, None)
     return list(acts)
 
 
 def _legal_set(state: GameState, seat: int) -> frozenset[Action]:
-    hit = state.legal_cache.get(seat)
+    known = memo_of(state).legal
+    hit = known.get(seat)
     if hit is None or hit[0] != state.version:
         legal_actions(state, seat)
-        hit = state.legal_cache[seat]
+        hit = known[seat]
     if hit[2] is None:
         hit = (hit[0], hit[1], frozenset(hit[1]))
-        state.legal_cache[seat] = hit
+        known[seat] = hit
     assert hit[2] is not None
     return hit[2]
 
@@ -661,7 +628,7 @@ def is_legal(state: GameState, action: Action) -> bool:
 def apply(state: GameState, action: Action) -> list[Event]:
     """Apply one action and return the events it caused. A refused action raises
     :class:`IllegalActionError` and leaves the state as it was."""
-    hit = state.legal_cache.get(action.seat)
+    hit = memo_of(state).legal.get(action.seat)
     listed = hit is not None and hit[0] == state.version and any(a is action for a in hit[1])
     if not listed and action not in _legal_set(state, action.seat):
         raise why_illegal(state, action)
@@ -702,7 +669,6 @@ def apply(state: GameState, action: Action) -> list[Event]:
     elif isinstance(action, Undeclare):
         p = st.players[seat]
         p.declared = None
-        p.bump(gained=-1)
         ev.append(Undeclared(seat, "voluntary"))
     st.events.extend(ev)
     st.version += 1
@@ -772,7 +738,6 @@ def _pick(st: GameState, seat: int, ev: list[Event]) -> None:
     st.wall_pos += 1
     p = st.players[seat]
     st.acquired_rack = _give(p, t)
-    p.bump(added=t)
     st.phase = TURN
     st.current = seat
     st.turn_no += 1
@@ -786,7 +751,6 @@ def _pick(st: GameState, seat: int, ev: list[Event]) -> None:
     ev.append(Picked(seat, t))
     if p.declared is not None and p.mahjonggs and t in (FLOWER, JOKER):
         p.declared = None
-        p.bump(gained=-1)
         ev.append(Undeclared(seat, "forced"))
 
 
@@ -838,7 +802,6 @@ def _do_discard(st: GameState, seat: int, t: int, ev: list[Event]) -> None:
             break
     p.pool[t] -= 1
     p.n -= 1
-    p.bump()
     st.discards.append((seat, t))
     ev.append(Discarded(seat, t))
     _finish_turn(st, seat, ev)
@@ -904,7 +867,6 @@ def _grant(st: GameState, winner: int, t: int, discarder: int, answers: dict[int
     st.discards.pop()
     p = st.players[winner]
     st.acquired_rack = _give(p, t)
-    p.bump(added=t)
     st.phase = TURN
     st.current = winner
     st.turn_no += 1
@@ -936,7 +898,6 @@ def _do_withdraw(st: GameState, seat: int, ev: list[Event]) -> None:
     assert t is not None and discarder is not None
     p = st.players[seat]
     _take(p, (t,))
-    p.bump()
     st.discards.append((discarder, t))
     ev.append(Withdrawn(seat, t))
     answers = dict(st.waiting)
@@ -979,7 +940,6 @@ def _do_expose(st: GameState, seat: int, r: int, tiles: tuple[int, ...],
     rack = p.racks[r]
     _take(p, tiles, r)
     rack.exposures.append(Exposure.from_tiles(list(tiles)))
-    p.bump()
     ev.append(Exposed(seat, r, tiles))
     if st.must in ("expose", "error"):
         st.must = None
@@ -1008,7 +968,6 @@ def _do_exchange(st: GameState, a: Exchange, ev: list[Event]) -> None:
             break
     p.pool[a.tile] -= 1
     p.pool[JOKER] += 1
-    p.bump(gained=1)
     ev.append(Exchanged(a.seat, a.tile, a.owner, a.rack, a.index))
 
 
@@ -1026,7 +985,6 @@ def _do_mahjongg(st: GameState, seat: int, r: int, tiles: tuple[int, ...],
         _take(p, tiles, r)
         rack.error_tiles = tiles
         rack.dead = "error"
-        p.bump()
         ev.append(MahJonggError(seat, r, tiles))
         ev.append(RackDead(seat, r, "error"))
         st.must = None
@@ -1056,7 +1014,6 @@ def _do_mahjongg(st: GameState, seat: int, r: int, tiles: tuple[int, ...],
     rack.mahjongg = record
     p.mahjonggs.append(record)
     st.turn_mjs += 1
-    p.bump()
     if st.need is not None and st.need in tiles:
         st.need = None
     if st.must in ("mahjongg", "error"):
@@ -1080,7 +1037,6 @@ def _do_declare(st: GameState, a: Declare, ev: list[Event]) -> None:
     p.racks[0].conc = fixed
     p.racks[1].conc = [x - y for x, y in zip(p.pool, fixed, strict=True)]
     p.declared = a.hand
-    p.bump()
     st.declaring.remove(a.seat)
     ev.append(HandDeclared(a.seat, a.hand, a.tiles))
     if not st.declaring:

@@ -12,11 +12,11 @@ on the first rack (docs/rules.md, "Declared hands").
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from twinrack.card.compiled import ExposureKey, exposure_key
 from twinrack.card.exposure import Exposure
 from twinrack.card.model import Card, Hand
 from twinrack.engine.actions import Action
@@ -52,8 +52,7 @@ class MahJonggRecord:
 class Rack:
     """One rack of a player: its exposures (in order), arrangement, and how it finished."""
 
-    __slots__ = ("conc", "dead", "error_tiles", "exposures", "keyed", "killer", "mahjongg",
-                 "view")
+    __slots__ = ("conc", "dead", "error_tiles", "exposures", "killer", "mahjongg")
 
     def __init__(self) -> None:
         self.exposures: list[Exposure] = []
@@ -62,8 +61,6 @@ class Rack:
         self.dead: str | None = None  # "exposure" or "error"
         self.error_tiles: tuple[int, ...] = ()  # tiles shown in a Mah Jongg in error
         self.conc: list[int] = [0] * NUM_KINDS
-        self.view: Any = None  # the last public view of this rack (engine.view)
-        self.keyed: tuple[int, tuple[tuple[int, int], ...]] | None = None
 
     @property
     def finished(self) -> bool:
@@ -73,15 +70,9 @@ class Rack:
     def exposed(self) -> int:
         return sum(x.size for x in self.exposures)
 
-    def key(self) -> tuple[tuple[int, int], ...]:
-        """The exposures as (tile, size), sorted: what fitting and tiles away depend on
-        (exposures are only ever added, or changed in their Jokers, never removed)."""
-        cached = self.keyed
-        if cached is not None and cached[0] == len(self.exposures):
-            return cached[1]
-        key = tuple(sorted((x.tile, x.size) for x in self.exposures))
-        self.keyed = (len(self.exposures), key)
-        return key
+    def key(self) -> ExposureKey:
+        """The exposures as (tile, size), sorted: what fitting and tiles away depend on."""
+        return exposure_key(self.exposures) if self.exposures else ()
 
     def copy(self) -> Rack:
         r = Rack.__new__(Rack)
@@ -91,16 +82,13 @@ class Rack:
         r.dead = self.dead
         r.error_tiles = self.error_tiles
         r.conc = list(self.conc)
-        r.view = self.view
-        r.keyed = self.keyed
         return r
 
 
 class Player:
     """A seat's tiles and racks."""
 
-    __slots__ = ("cache", "declared", "lb", "mahjonggs", "n", "pool", "prev", "racks",
-                 "stopped", "version", "zero")
+    __slots__ = ("declared", "mahjonggs", "n", "pool", "racks", "stopped")
 
     def __init__(self, racks: int) -> None:
         self.racks: list[Rack] = [Rack() for _ in range(racks)]
@@ -109,15 +97,6 @@ class Player:
         self.declared: str | None = None  # a declared hand: 13 tiles fixed on rack 0
         self.stopped = False
         self.mahjonggs: list[MahJonggRecord] = []
-        # tiles-away caches, valid for ``version`` (bumped whenever the pool or exposures
-        # change); ``prev`` keeps the last version's aways when one tile was just added
-        self.version = 0
-        self.cache: dict[Any, IntArray] = {}
-        self.zero: dict[Any, IntArray] = {}
-        self.prev: tuple[dict[Any, IntArray], int] | None = None
-        #: a lower bound of the least tiles away per exposure key, kept across versions
-        #: (a tile joining the free tiles lowers it by one; a tile leaving never does)
-        self.lb: dict[Any, int] = {}
 
     def free(self) -> list[int]:
         """Concealed tiles that may be played (not fixed by a declared hand)."""
@@ -143,22 +122,6 @@ class Player:
                 t += len(r.mahjongg.tiles)
         return t
 
-    def bump(self, added: int | None = None, gained: int = 0) -> None:
-        """The pool or exposures changed: drop the caches (keep them as ``prev`` when
-        exactly one tile was added, so a pick costs only the ways it can complete).
-        ``gained``: how many tiles joined the free tiles (``-1``: forget the bounds)."""
-        self.prev = (self.cache, added) if added is not None and self.cache else None
-        self.version += 1
-        self.cache = {}
-        self.zero = {}
-        if added is not None:
-            gained = max(gained, 1)
-        if gained < 0:
-            self.lb = {}
-        elif gained:
-            for k in self.lb:
-                self.lb[k] -= gained
-
     def copy(self) -> Player:
         p = Player.__new__(Player)
         p.racks = [r.copy() for r in self.racks]
@@ -167,11 +130,6 @@ class Player:
         p.declared = self.declared
         p.stopped = self.stopped
         p.mahjonggs = list(self.mahjonggs)
-        p.version = self.version
-        p.cache = dict(self.cache)
-        p.zero = dict(self.zero)
-        p.prev = self.prev
-        p.lb = dict(self.lb)
         return p
 
 
@@ -230,10 +188,7 @@ class GameState:
         self.actions: list[Action] = []
         self.end_reason: str | None = None
         self.winner: int | None = None
-        self.version = 0
-        self.legal_cache: dict[int, tuple[int, list[Action], frozenset[Action] | None]] = {}
-        self.mj_cache: tuple[Any, dict[Any, Any]] | None = None
-        self.public_view: tuple[int, Any] | None = None
+        self.version = 0  # state changes so far: what a client's command refers to
 
     # ------------------------------------------------------------------ helpers
 
@@ -256,6 +211,7 @@ class GameState:
         return []
 
     def copy(self) -> GameState:
+        """A copy of the game's facts (caches live in engine.memo, never in the state)."""
         g = GameState.__new__(GameState)
         g.__dict__.update(self.__dict__)
         g.wall = self.wall  # never mutated, only read through wall_pos
@@ -265,7 +221,4 @@ class GameState:
         g.discards = list(self.discards)
         g.events = list(self.events)
         g.actions = list(self.actions)
-        g.legal_cache = {}
-        g.mj_cache = None
-        g.public_view = None
         return g

@@ -13,7 +13,8 @@ from typing import Any, NamedTuple
 from twinrack.card.exposure import Exposure
 from twinrack.engine.events import Event
 from twinrack.engine.game import legal_actions
-from twinrack.engine.state import OVER, GameState
+from twinrack.engine.memo import StateMemo, memo_of
+from twinrack.engine.state import OVER, GameState, Rack
 from twinrack.tiles import CANONICAL, format_tiles
 
 
@@ -150,29 +151,32 @@ def _tiles(conc: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _rack_view(r: Any) -> RackView:
-    cached = r.view
+def _rack_view(memo: StateMemo, where: tuple[int, int], r: Rack) -> RackView:
+    """The public view of one rack (the last one again when the rack has not changed)."""
+    cached: RackView | None = memo.racks.get(where)
     exposures = tuple(r.exposures)
     if (cached is not None and cached.exposures == exposures and cached.dead == r.dead
             and (cached.mahjongg is None) == (r.mahjongg is None)):
-        return cached  # type: ignore[no-any-return]
+        return cached
     mj = None
     if r.mahjongg is not None:
         m = r.mahjongg
         mj = MahJonggView(m.hand.id, m.hand.value, m.jokerless, m.closed, m.tiles)
     rv = RackView(exposures, r.dead, r.killer, mj, r.error_tiles)
-    r.view = rv
+    memo.racks[where] = rv
     return rv
 
 
 def _public(st: GameState) -> tuple[SeatView, ...]:
-    cached = st.public_view
+    memo = memo_of(st)
+    cached = memo.public
     if cached is not None and cached[0] == st.version:
         seats: tuple[SeatView, ...] = cached[1]
         return seats
-    seats = tuple(SeatView(s, p.n, tuple(_rack_view(r) for r in p.racks), p.declared,
-                           p.stopped) for s, p in enumerate(st.players))
-    st.public_view = (st.version, seats)
+    seats = tuple(SeatView(s, p.n, tuple(_rack_view(memo, (s, i), r)
+                                         for i, r in enumerate(p.racks)),
+                           p.declared, p.stopped) for s, p in enumerate(st.players))
+    memo.public = (st.version, seats)
     return seats
 
 

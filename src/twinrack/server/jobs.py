@@ -118,15 +118,9 @@ class Rebuilt:
 
 
 def detach(state: GameState) -> GameState:
-    """Make ``state`` cheap to send between processes: drop the card and the caches."""
+    """Make ``state`` cheap to send between processes: drop the card (a state holds no
+    cache)."""
     state.card = None  # type: ignore[assignment]
-    state.legal_cache = {}
-    state.mj_cache = None
-    state.public_view = None
-    for p in state.players:
-        p.cache, p.zero, p.prev, p.lb = {}, {}, None, {}
-        for r in p.racks:
-            r.view = None
     return state
 
 
