@@ -37,7 +37,7 @@ def secrets_of(state: GameState, viewer: int | None, tokens: dict[int, str]) -> 
             if e.seen_by(viewer) != e:
                 out.add(str(e))
         for s, p in enumerate(state.players):
-            if s != viewer and p.n >= 5:
+            if s != viewer and p.concealed >= 5:
                 pool = [t for t, n in enumerate(p.pool) for _ in range(n)]
                 out.add(format_tiles(pool))
     for s, t in tokens.items():

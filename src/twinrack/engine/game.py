@@ -19,6 +19,7 @@ from twinrack.card.model import Hand
 from twinrack.engine.actions import (
     Action,
     Claim,
+    ClaimKind,
     Declare,
     Discard,
     Exchange,
@@ -66,22 +67,23 @@ from twinrack.engine.scoring import (
 )
 from twinrack.engine.shuffle import commitment, die, seed_bytes, shuffled
 from twinrack.engine.state import (
-    DECLARE,
-    OVER,
-    TURN,
-    WINDOW,
+    DECLARING,
+    DeadReason,
+    EndReason,
     GameState,
     MahJonggRecord,
+    Obligation,
+    Phase,
     Player,
     Rack,
+    TurnStart,
     Window,
 )
 from twinrack.errors import IllegalActionError, TwinRackError
 from twinrack.tiles import CANONICAL, FLOWER, JOKER, NUM_KINDS, tiles_of
 
-MJ_KINDS = ("mahjongg", "double")
-#: what a granted claim requires first (GameState.must)
-CLAIM_MUSTS = ("expose", "mahjongg", "double", "error")
+#: claims for Mah Jongg
+MJ_KINDS: tuple[ClaimKind, ...] = ("mahjongg", "double")
 
 
 def _card(st: GameState) -> CompiledCard:
@@ -99,7 +101,7 @@ def _playable(st: GameState) -> CompiledCard:
 
 _DISCARDS: dict[tuple[int, int], Discard] = {}
 _PASSES: dict[int, Pass] = {}
-_CLAIMS: dict[tuple[int, str], Claim] = {}
+_CLAIMS: dict[tuple[int, ClaimKind], Claim] = {}
 _MOVES: dict[tuple[int, int, int], tuple[Move, ...]] = {}
 _DISCARD_TABLES: dict[int, tuple[Discard, ...]] = {}
 
@@ -132,7 +134,7 @@ def _pass(seat: int) -> Pass:
     return a
 
 
-def _claim(seat: int, kind: str) -> Claim:
+def _claim(seat: int, kind: ClaimKind) -> Claim:
     a = _CLAIMS.get((seat, kind))
     if a is None:
         a = _CLAIMS[(seat, kind)] = Claim(seat, kind)
@@ -246,13 +248,13 @@ def new_game(rules: RuleSet | None = None, *, seed: bytes | str | int,
         tiles_sorted = sorted(hand)
         for i, t in enumerate(tiles_sorted):
             r = min(i // HAND_SIZE, rules.racks - 1)
-            p.racks[r].conc[t] += 1
+            p.racks[r].arranged[t] += 1
             p.pool[t] += 1
-        p.n = len(hand)
+        p.concealed = len(hand)
         ev.append(Dealt(s, len(hand), tuple(tiles_sorted)))
     st.events.extend(ev)
     if rules.declared_hands and compiled(card).declared_ways:
-        st.phase = DECLARE
+        st.phase = Phase.DECLARE
         st.declaring = list(range(rules.players))
     else:
         _begin_play(st, st.events)
@@ -261,10 +263,10 @@ def new_game(rules: RuleSet | None = None, *, seed: bytes | str | int,
 
 def _begin_play(st: GameState, ev: list[Event]) -> None:
     if st.rules.revision == "2019":
-        st.phase = TURN
+        st.phase = Phase.TURN
         st.current = 0
         st.turn_no = 1
-        st.how = "deal"
+        st.began = TurnStart.DEAL
         st.acquired = None
     else:
         _pick(st, 0, ev)
@@ -291,7 +293,7 @@ def _minus(counts: Sequence[int], tiles: Iterable[int]) -> list[int]:
 def _atomic_ok(st: GameState, p: Player, x: int) -> bool:
     """The declared hand's 13 fixed tiles and ``x`` make that hand."""
     assert p.declared is not None
-    counts = list(p.racks[0].conc)
+    counts = list(p.racks[0].arranged)
     counts[x] += 1
     ways = _card(st).declared_ways[p.declared]
     return bool((_card(st).ways_away(ways, counts) == 0).any())
@@ -363,7 +365,7 @@ def _best_line(st: GameState, p: Player, r: int, fill: tuple[int, ...],
     most among the ``ways`` it makes."""
     rack = p.racks[r]
     if p.declared is not None and r == 0:
-        tiles = tuple(sorted([*tiles_of(rack.conc), *fill]))
+        tiles = tuple(sorted([*tiles_of(rack.arranged), *fill]))
         return tiles, (st.card.hand(p.declared), JOKER not in tiles, True)
     jl = JOKER not in fill and not any(x.jokers for x in rack.exposures)
     closed = not rack.exposures
@@ -376,8 +378,8 @@ def _mj_options(st: GameState, seat: int) -> dict[tuple[int, tuple[int, ...]], M
     """Every valid Mah Jongg declaration of the seat on turn: (rack, tiles) -> the best
     line it makes (section 7). Remembered for the facts they depend on."""
     p = st.players[seat]
-    fixed = tuple(p.racks[0].conc) if p.declared is not None else None
-    stamp = (seat, tuple(p.pool), fixed, p.declared, st.must, st.need, st.acquired,
+    fixed = tuple(p.racks[0].arranged) if p.declared is not None else None
+    stamp = (seat, tuple(p.pool), fixed, p.declared, st.obligation, st.must_use, st.acquired,
              st.turn_no, tuple((tuple(r.exposures), r.finished) for r in p.racks))
     memo = memo_of(st)
     cached = memo.mahjongg
@@ -385,13 +387,13 @@ def _mj_options(st: GameState, seat: int) -> dict[tuple[int, tuple[int, ...]], M
         found: dict[tuple[int, tuple[int, ...]], MjOption] = cached[1]
         return found
     free = p.free()
-    need = st.need if st.must in MJ_KINDS else None
+    need = st.must_use if st.obligation in DECLARING else None
     open_racks = p.open_racks()
     out: dict[tuple[int, tuple[int, ...]], MjOption] = {}
     for r in open_racks:
         others = [q for q in open_racks if q != r]
         for fill, ways in rack_completions(st, p, r, None, need).items():
-            if st.must == "double":
+            if st.obligation == Obligation.DOUBLE:
                 still = None if need is None or need in fill else need
                 if not _complete_all(st, p, _minus(free, fill), others, still):
                     continue
@@ -491,11 +493,11 @@ def _declarations(st: GameState, seat: int) -> list[Action]:
     p = st.players[seat]
     out: list[Action] = [MahJongg(seat, r, tiles) for (r, tiles) in _mj_options(st, seat)]
     if st.rules.strict:
-        need = st.need if st.must in MJ_KINDS else None
+        need = st.must_use if st.obligation in DECLARING else None
         for r in p.open_racks():
             rack = p.racks[r]
-            if (0 < sum(rack.conc) == HAND_SIZE - rack.exposed
-                    and (need is None or rack.conc[need])
+            if (0 < sum(rack.arranged) == HAND_SIZE - rack.exposed
+                    and (need is None or rack.arranged[need])
                     and not (p.declared is not None and r == 0)):
                 out.append(MahJongg(seat, r, ()))
     return out
@@ -504,11 +506,11 @@ def _declarations(st: GameState, seat: int) -> list[Action]:
 def _may_withdraw(st: GameState, seat: int) -> bool:
     """A granted claim may be taken back while nothing is exposed (section 4), except a
     claim for Mah Jongg that completes a declared hand: that one is declared (section 7)."""
-    if st.how != "claim" or st.must not in CLAIM_MUSTS or st.turn_mjs or (
+    if st.began != TurnStart.CLAIM or st.obligation is None or st.turn_mahjonggs or (
             st.claim_rack is not None):
         return False
     p = st.players[seat]
-    return not (st.must in MJ_KINDS and p.declared is not None
+    return not (st.obligation in DECLARING and p.declared is not None
                 and any(r == 0 for r, _ in _mj_options(st, seat)))
 
 
@@ -516,7 +518,7 @@ def _claimed_options(st: GameState, seat: int) -> list[Action]:
     """Right after a granted claim: the exposure or the Mah Jongg it was claimed for
     (after a Mah Jongg claim in error, only the group the discard completes), or taking
     the claim back."""
-    if st.must in MJ_KINDS:
+    if st.obligation in DECLARING:
         out = _declarations(st, seat)
     else:
         out = _exposure_options(st, seat, st.claim_tile)
@@ -527,7 +529,7 @@ def _claimed_options(st: GameState, seat: int) -> list[Action]:
 
 def _turn_options(st: GameState, seat: int) -> list[Action]:
     p = st.players[seat]
-    if st.must in CLAIM_MUSTS:
+    if st.obligation is not None:
         return _claimed_options(st, seat)
     out = _declarations(st, seat) if p.open_racks() else []
     if p.free_count() == 0:
@@ -549,7 +551,7 @@ def _turn_options(st: GameState, seat: int) -> list[Action]:
             racks = p.open_racks()
             if len(racks) > 1:
                 for a in racks:
-                    conc = p.racks[a].conc
+                    conc = p.racks[a].arranged
                     kinds = [t for t in range(NUM_KINDS) if conc[t]]
                     for b in racks:
                         if b != a:
@@ -580,16 +582,16 @@ def _window_options(st: GameState, seat: int) -> list[Action]:
 
 
 def _legal(st: GameState, seat: int) -> list[Action]:
-    if st.phase == OVER or not 0 <= seat < st.rules.players:
+    if st.phase == Phase.OVER or not 0 <= seat < st.rules.players:
         return []
-    if st.phase == WINDOW:
+    if st.phase == Phase.WINDOW:
         assert st.window is not None
         return _window_options(st, seat) if seat in st.window.pending else []
-    if st.phase == DECLARE:
+    if st.phase == Phase.DECLARE:
         if seat not in st.declaring:
             return []
         return [_pass(seat), *_declare_options(st, seat)]
-    if st.phase == TURN and seat == st.current:
+    if st.phase == Phase.TURN and seat == st.current:
         return _turn_options(st, seat)
     return []
 
@@ -639,7 +641,7 @@ def apply(state: GameState, action: Action) -> list[Event]:
     if isinstance(action, Discard):
         _do_discard(st, seat, action.tile, ev)
     elif isinstance(action, Pass):
-        if st.phase == WINDOW:
+        if st.phase == Phase.WINDOW:
             _answer(st, seat, None, ev)
         else:
             st.declaring.remove(seat)
@@ -655,8 +657,8 @@ def apply(state: GameState, action: Action) -> list[Event]:
     elif isinstance(action, MahJongg):
         _do_mahjongg(st, seat, action.rack, action.tiles, ev)
     elif isinstance(action, Move):
-        rack_from = st.players[seat].racks[action.src].conc
-        rack_to = st.players[seat].racks[action.dst].conc
+        rack_from = st.players[seat].racks[action.src].arranged
+        rack_to = st.players[seat].racks[action.dst].arranged
         rack_from[action.tile] -= 1
         rack_to[action.tile] += 1
         if action.tile == st.acquired and action.src == st.acquired_rack:
@@ -686,14 +688,14 @@ def _take(p: Player, tiles: Iterable[int], first: int | None = None) -> None:
         order.remove(0)
     for t in tiles:
         for r in order:
-            conc = p.racks[r].conc
+            conc = p.racks[r].arranged
             if conc[t]:
                 conc[t] -= 1
                 break
         else:  # pragma: no cover - guarded by legality
             raise AssertionError(f"tile {CANONICAL[t]} not held")
         p.pool[t] -= 1
-        p.n -= 1
+        p.concealed -= 1
 
 
 def _give(p: Player, t: int) -> int:
@@ -708,21 +710,21 @@ def _give(p: Player, t: int) -> int:
             break
     if target is None:
         target = 1 if p.declared is not None and len(p.racks) > 1 else 0
-    p.racks[target].conc[t] += 1
+    p.racks[target].arranged[t] += 1
     p.pool[t] += 1
-    p.n += 1
+    p.concealed += 1
     return target
 
 
 def _tidy(p: Player, r: int) -> None:
     """Concealed tiles left on a finished rack go to the first open rack."""
-    conc = p.racks[r].conc
+    conc = p.racks[r].arranged
     if not any(conc):
         return
     for i, rack in enumerate(p.racks):
         if i != r and not rack.finished and not (p.declared is not None and i == 0):
             for t in range(NUM_KINDS):
-                rack.conc[t] += conc[t]
+                rack.arranged[t] += conc[t]
                 conc[t] = 0
             return
 
@@ -738,15 +740,15 @@ def _pick(st: GameState, seat: int, ev: list[Event]) -> None:
     st.wall_pos += 1
     p = st.players[seat]
     st.acquired_rack = _give(p, t)
-    st.phase = TURN
+    st.phase = Phase.TURN
     st.current = seat
     st.turn_no += 1
     st.acquired = t
-    st.how = "pick"
-    st.must = None
-    st.need = None
+    st.began = TurnStart.PICK
+    st.obligation = None
+    st.must_use = None
     st.claim_tile = st.claim_from = st.claim_kind = st.claim_rack = None
-    st.turn_mjs = 0
+    st.turn_mahjonggs = 0
     st.waiting = ()
     ev.append(Picked(seat, t))
     if p.declared is not None and p.mahjonggs and t in (FLOWER, JOKER):
@@ -764,28 +766,28 @@ def _next_turn(st: GameState, after: int, ev: list[Event]) -> None:
         if _active(st, s):
             break
     else:
-        _end(st, "stopped", None, ev)
+        _end(st, EndReason.STOPPED, None, ev)
         return
     if st.wall_left == 0:
-        _end(st, "wall", None, ev)
+        _end(st, EndReason.WALL, None, ev)
         return
     _pick(st, s, ev)
 
 
-def _end(st: GameState, reason: str, seat: int | None, ev: list[Event]) -> None:
-    st.phase = OVER
+def _end(st: GameState, reason: EndReason, seat: int | None, ev: list[Event]) -> None:
+    st.phase = Phase.OVER
     st.window = None
     st.end_reason = reason
     st.winner = seat
-    st.must = None
+    st.obligation = None
     ev.append(Ended(reason, seat))
 
 
 def _finish_turn(st: GameState, seat: int, ev: list[Event]) -> None:
     """The turn is over (after a discard or with no concealed tile left)."""
     p = st.players[seat]
-    st.must = None
-    st.need = None
+    st.obligation = None
+    st.must_use = None
     st.acquired = None
     if not p.stopped and not p.open_racks():
         p.stopped = True
@@ -797,11 +799,11 @@ def _do_discard(st: GameState, seat: int, t: int, ev: list[Event]) -> None:
     order = [r for r in range(len(p.racks)) if not (p.declared is not None and r == 0)]
     # take it from the last rack holding it, to keep the first racks' arrangement
     for r in reversed(order):
-        if p.racks[r].conc[t]:
-            p.racks[r].conc[t] -= 1
+        if p.racks[r].arranged[t]:
+            p.racks[r].arranged[t] -= 1
             break
     p.pool[t] -= 1
-    p.n -= 1
+    p.concealed -= 1
     st.discards.append((seat, t))
     ev.append(Discarded(seat, t))
     _finish_turn(st, seat, ev)
@@ -815,10 +817,10 @@ def _do_discard(st: GameState, seat: int, t: int, ev: list[Event]) -> None:
         return
     mj_only = st.wall_left == 0 and st.rules.last_discard == "mahjongg"
     st.window = Window(seat, t, pending, mj_only)
-    st.phase = WINDOW
+    st.phase = Phase.WINDOW
 
 
-def _answer(st: GameState, seat: int, kind: str | None, ev: list[Event]) -> None:
+def _answer(st: GameState, seat: int, kind: ClaimKind | None, ev: list[Event]) -> None:
     w = st.window
     assert w is not None
     w.pending.remove(seat)
@@ -831,7 +833,8 @@ def _answer(st: GameState, seat: int, kind: str | None, ev: list[Event]) -> None
         _resolve(st, ev)
 
 
-def _claim_winner(st: GameState, discarder: int, answers: dict[int, str]) -> int | None:
+def _claim_winner(st: GameState, discarder: int,
+                  answers: dict[int, ClaimKind]) -> int | None:
     """Who takes the discard: Mah Jongg over exposure; a Double first (2024); then the
     seat closest in turn after the discarder (section 4). None when nobody claimed."""
     n = st.rules.players
@@ -858,7 +861,7 @@ def _resolve(st: GameState, ev: list[Event]) -> None:
         _grant(st, winner, w.tile, w.discarder, w.answers, ev)
 
 
-def _grant(st: GameState, winner: int, t: int, discarder: int, answers: dict[int, str],
+def _grant(st: GameState, winner: int, t: int, discarder: int, answers: dict[int, ClaimKind],
            ev: list[Event]) -> None:
     """``winner`` takes discard ``t``: its turn begins with what the claim requires; the
     other claims wait in case it withdraws (section 4)."""
@@ -867,18 +870,18 @@ def _grant(st: GameState, winner: int, t: int, discarder: int, answers: dict[int
     st.discards.pop()
     p = st.players[winner]
     st.acquired_rack = _give(p, t)
-    st.phase = TURN
+    st.phase = Phase.TURN
     st.current = winner
     st.turn_no += 1
     st.acquired = t
-    st.how = "claim"
+    st.began = TurnStart.CLAIM
     st.claim_tile = t
     st.claim_from = discarder
     st.claim_kind = kind
     st.claim_rack = None
-    st.turn_mjs = 0
-    st.must = "expose" if kind == "expose" else kind
-    st.need = t if kind in MJ_KINDS else None
+    st.turn_mahjonggs = 0
+    st.obligation = Obligation(kind)
+    st.must_use = t if kind in MJ_KINDS else None
     ev.append(Granted(winner, kind, t, discarder))
     if kind in MJ_KINDS:
         st.version += 1  # new turn state: options must be recomputed
@@ -886,8 +889,8 @@ def _grant(st: GameState, winner: int, t: int, discarder: int, answers: dict[int
             # strict: a Mah Jongg claim with no Mah Jongg (section 7, in error): expose
             # the group the discard completes, or withdraw
             ev.append(MahJonggError(winner, None))
-            st.must = "error"
-            st.need = None
+            st.obligation = Obligation.ERROR
+            st.must_use = None
             st.version += 1
 
 
@@ -917,10 +920,10 @@ def _after_rack_finished(st: GameState, seat: int, ev: list[Event]) -> bool:
     """Check the ends that a finished rack can cause; True when the game is over."""
     p = st.players[seat]
     if all(r.mahjongg is not None for r in p.racks):
-        _end(st, "mahjongg", seat, ev)
+        _end(st, EndReason.MAHJONGG, seat, ev)
         return True
     if st.rules.players == 2 and all(r.dead is not None for r in p.racks):
-        _end(st, "dead", seat, ev)
+        _end(st, EndReason.DEAD, seat, ev)
         return True
     return False
 
@@ -928,7 +931,7 @@ def _after_rack_finished(st: GameState, seat: int, ev: list[Event]) -> bool:
 def _maybe_end_turn(st: GameState, seat: int, ev: list[Event]) -> None:
     """With no concealed tile left to discard, the turn ends by itself (section 7)."""
     p = st.players[seat]
-    if (st.phase == TURN and st.must is None and p.free_count() == 0
+    if (st.phase == Phase.TURN and st.obligation is None and p.free_count() == 0
             and not _mj_options(st, seat)):
         _finish_turn(st, seat, ev)
         _next_turn(st, seat, ev)
@@ -941,13 +944,13 @@ def _do_expose(st: GameState, seat: int, r: int, tiles: tuple[int, ...],
     _take(p, tiles, r)
     rack.exposures.append(Exposure.from_tiles(list(tiles)))
     ev.append(Exposed(seat, r, tiles))
-    if st.must in ("expose", "error"):
-        st.must = None
+    if st.obligation in (Obligation.EXPOSE, Obligation.ERROR):
+        st.obligation = None
         st.claim_rack = r
     if not _rack_alive(st, rack.exposures):
-        rack.dead = "exposure"
+        rack.dead = DeadReason.EXPOSURE
         rack.killer = len(rack.exposures) - 1
-        ev.append(RackDead(seat, r, "exposure"))
+        ev.append(RackDead(seat, r, DeadReason.EXPOSURE))
         _tidy(p, r)
         if _after_rack_finished(st, seat, ev):
             return
@@ -961,7 +964,7 @@ def _do_exchange(st: GameState, a: Exchange, ev: list[Event]) -> None:
     rack.exposures[a.index] = Exposure(x.tile, x.size, x.jokers - 1)
     order = [i for i in range(len(p.racks)) if not (p.declared is not None and i == 0)]
     for i in reversed(order):
-        conc = p.racks[i].conc
+        conc = p.racks[i].arranged
         if conc[a.tile]:
             conc[a.tile] -= 1
             conc[JOKER] += 1
@@ -977,18 +980,18 @@ def _do_mahjongg(st: GameState, seat: int, r: int, tiles: tuple[int, ...],
     rack = p.racks[r]
     arranged = not tiles and rack.exposed < HAND_SIZE  # a rack exposed in full adds none
     if arranged:
-        tiles = tuple(tiles_of(rack.conc))
+        tiles = tuple(tiles_of(rack.arranged))
     options = _mj_options(st, seat)
     option = options.get((r, tiles))
     if option is None:
         # strict: a declaration that is not a Mah Jongg (section 7/8, in error)
         _take(p, tiles, r)
         rack.error_tiles = tiles
-        rack.dead = "error"
+        rack.dead = DeadReason.ERROR
         ev.append(MahJonggError(seat, r, tiles))
-        ev.append(RackDead(seat, r, "error"))
-        st.must = None
-        st.need = None
+        ev.append(RackDead(seat, r, DeadReason.ERROR))
+        st.obligation = None
+        st.must_use = None
         _tidy(p, r)
         if not _after_rack_finished(st, seat, ev):
             _maybe_end_turn(st, seat, ev)
@@ -1000,30 +1003,30 @@ def _do_mahjongg(st: GameState, seat: int, r: int, tiles: tuple[int, ...],
         x = st.acquired
         assert x is not None
         for t in range(NUM_KINDS):
-            p.pool[t] -= rack.conc[t]
-            p.n -= rack.conc[t]
-            rack.conc[t] = 0
+            p.pool[t] -= rack.arranged[t]
+            p.concealed -= rack.arranged[t]
+            rack.arranged[t] = 0
         p.declared = None
         _take(p, (x,), None)
     else:
         _take(p, tiles, r)
-    used_claim = st.how == "claim" and (
+    used_claim = st.began == TurnStart.CLAIM and (
         st.claim_kind in MJ_KINDS or st.claim_rack == r)
     record = MahJonggRecord(seat, r, hand, jokerless, closed, st.turn_no, tiles,
-                            st.claim_from if used_claim else None, st.how == "pick")
+                            st.claim_from if used_claim else None, st.began == TurnStart.PICK)
     rack.mahjongg = record
     p.mahjonggs.append(record)
-    st.turn_mjs += 1
-    if st.need is not None and st.need in tiles:
-        st.need = None
-    if st.must in ("mahjongg", "error"):
-        st.must = None
+    st.turn_mahjonggs += 1
+    if st.must_use is not None and st.must_use in tiles:
+        st.must_use = None
+    if st.obligation in (Obligation.MAHJONGG, Obligation.ERROR):
+        st.obligation = None
     ev.append(MahJonggDeclared(seat, r, hand.id, jokerless, closed, tiles, arranged))
     _tidy(p, r)
     if _after_rack_finished(st, seat, ev):
         return
-    if st.must == "double" and not p.open_racks():
-        st.must = None
+    if st.obligation == Obligation.DOUBLE and not p.open_racks():
+        st.obligation = None
     _maybe_end_turn(st, seat, ev)
 
 
@@ -1033,9 +1036,9 @@ def _do_declare(st: GameState, a: Declare, ev: list[Event]) -> None:
     for t in a.tiles:
         fixed[t] += 1
     for rack in p.racks:
-        rack.conc = [0] * NUM_KINDS
-    p.racks[0].conc = fixed
-    p.racks[1].conc = [x - y for x, y in zip(p.pool, fixed, strict=True)]
+        rack.arranged = [0] * NUM_KINDS
+    p.racks[0].arranged = fixed
+    p.racks[1].arranged = [x - y for x, y in zip(p.pool, fixed, strict=True)]
     p.declared = a.hand
     st.declaring.remove(a.seat)
     ev.append(HandDeclared(a.seat, a.hand, a.tiles))
@@ -1053,12 +1056,12 @@ def _refuse(code: str, message: str, rule: str) -> IllegalActionError:
 def why_illegal(st: GameState, a: Action) -> IllegalActionError:
     """The reason an action is refused, as a typed error with a stable code."""
     seat = a.seat
-    if st.phase == OVER:
+    if st.phase == Phase.OVER:
         return _refuse("game_over", "the game is over", "9")
     if not 0 <= seat < st.rules.players:
         return _refuse("no_such_seat", f"there is no seat {seat}", "2")
     p = st.players[seat]
-    if st.phase == DECLARE:
+    if st.phase == Phase.DECLARE:
         if seat not in st.declaring:
             return _refuse("not_your_turn", f"seat {seat} has already answered", "7")
         if isinstance(a, Declare):
@@ -1066,7 +1069,7 @@ def why_illegal(st: GameState, a: Action) -> IllegalActionError:
                            "those 13 tiles", "7")
         return _refuse("declare_phase", "right after the deal, each seat declares a hand "
                        "or passes", "7")
-    if st.phase == WINDOW:
+    if st.phase == Phase.WINDOW:
         w = st.window
         assert w is not None
         if isinstance(a, Pass | Claim):
@@ -1102,16 +1105,16 @@ def why_illegal(st: GameState, a: Action) -> IllegalActionError:
                        "7")
     if isinstance(a, Withdraw):
         return _why_not_withdraw(st)
-    must = st.must
-    if must == "expose" and not isinstance(a, Expose):
+    must = st.obligation
+    if must == Obligation.EXPOSE and not isinstance(a, Expose):
         return _refuse("must_expose", "a discard claimed for an exposure goes into an "
                        "exposure first", "4")
-    if must in MJ_KINDS and not isinstance(a, MahJongg):
+    if must in DECLARING and not isinstance(a, MahJongg):
         return _refuse("must_declare", "a discard claimed for Mah Jongg must be declared",
                        "7")
     free = p.free()
     if isinstance(a, Discard):
-        if must == "error":
+        if must == Obligation.ERROR:
             return _refuse("must_expose", "after a Mah Jongg claim in error, expose the "
                            "group the discard completes", "7")
         if not p.pool[a.tile]:
@@ -1133,7 +1136,7 @@ def why_illegal(st: GameState, a: Action) -> IllegalActionError:
         if p.racks[a.rack].finished:
             return _refuse("rack_finished", f"rack {a.rack + 1} is dead or has a Mah Jongg",
                            "5")
-        if must in ("expose", "error") and naturals != {st.claim_tile}:
+        if must in (Obligation.EXPOSE, Obligation.ERROR) and naturals != {st.claim_tile}:
             return _refuse("must_expose_claimed", "the exposure must hold the claimed "
                            "tile", "4")
         if must is None and not st.rules.expose_any_time:
@@ -1189,9 +1192,9 @@ def why_illegal(st: GameState, a: Action) -> IllegalActionError:
 
 
 def _why_not_withdraw(st: GameState) -> IllegalActionError:
-    if st.how != "claim" or st.must not in CLAIM_MUSTS:
+    if st.began != TurnStart.CLAIM or st.obligation is None:
         return _refuse("cannot_withdraw", "there is no granted claim to withdraw", "4")
-    if st.turn_mjs or st.claim_rack is not None:
+    if st.turn_mahjonggs or st.claim_rack is not None:
         return _refuse("cannot_withdraw", "a claim is withdrawn only before anything is "
                        "exposed", "4")
     return _refuse("cannot_withdraw", "a discard claimed for a declared hand must be "
@@ -1204,7 +1207,7 @@ def _why_not_withdraw(st: GameState) -> IllegalActionError:
 def game_facts(st: GameState) -> GameFacts:
     """What decides the score, from the state (section 10)."""
     win_turn = None
-    if st.end_reason == "mahjongg" and st.winner is not None:
+    if st.end_reason == EndReason.MAHJONGG and st.winner is not None:
         win_turn = max(m.turn for m in st.players[st.winner].mahjonggs)
     facts: list[MahJonggFact] = []
     for p in st.players:
@@ -1220,8 +1223,8 @@ def game_facts(st: GameState) -> GameFacts:
                  for p in st.players)
     return GameFacts(
         players=st.rules.players, mah_jonggs=tuple(facts),
-        wall_game=st.end_reason == "wall" and not facts, dead=dead, racks=st.rules.racks,
-        both_dead=st.winner if st.end_reason == "dead" else None,
+        wall_game=st.end_reason == EndReason.WALL and not facts, dead=dead, racks=st.rules.racks,
+        both_dead=st.winner if st.end_reason == EndReason.DEAD else None,
         lowest_card_value=st.card.lowest_value)
 
 

@@ -12,26 +12,62 @@ on the first rack (docs/rules.md, "Declared hands").
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import numpy as np
-import numpy.typing as npt
+from enum import StrEnum
 
 from twinrack.card.compiled import ExposureKey, exposure_key
 from twinrack.card.exposure import Exposure
 from twinrack.card.model import Card, Hand
-from twinrack.engine.actions import Action
+from twinrack.engine.actions import Action, ClaimKind
 from twinrack.engine.events import Event
 from twinrack.engine.rules import RuleSet
 from twinrack.tiles import NUM_KINDS
 
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 
-# phases
-DECLARE = "declare"
-TURN = "turn"
-WINDOW = "window"
-OVER = "over"
+class Phase(StrEnum):
+    """Where the game is; the text is the view's ``phase``."""
+
+    DECLARE = "declare"  # right after the deal: each seat declares a hand or passes (7)
+    TURN = "turn"  # the current seat plays (4)
+    WINDOW = "window"  # every other seat claims the latest discard or passes (4)
+    OVER = "over"  # (9)
+
+
+class TurnStart(StrEnum):
+    """How the turn on now began."""
+
+    PICK = "pick"  # a tile from the wall
+    CLAIM = "claim"  # a granted claim on a discard
+    DEAL = "deal"  # East's first turn in the 2019 revision: East was dealt one more
+
+
+class Obligation(StrEnum):
+    """What a granted claim requires before anything else (section 4); the text is the
+    view's ``must``."""
+
+    EXPOSE = "expose"  # expose a group holding the claimed tile
+    MAHJONGG = "mahjongg"  # declare a Mah Jongg using it
+    DOUBLE = "double"  # declare a Mah Jongg on every open rack, one using it
+    ERROR = "error"  # a Mah Jongg claim in error (strict): expose the group it completes
+
+
+#: obligations fulfilled by declaring Mah Jongg
+DECLARING = (Obligation.MAHJONGG, Obligation.DOUBLE)
+
+
+class DeadReason(StrEnum):
+    """Why a rack is dead (section 8)."""
+
+    EXPOSURE = "exposure"  # its exposures fit no line of the card
+    ERROR = "error"  # a Mah Jongg declared in error (strict)
+
+
+class EndReason(StrEnum):
+    """Why the game ended (section 9)."""
+
+    MAHJONGG = "mahjongg"  # a seat has a Mah Jongg on every rack
+    DEAD = "dead"  # two players: every rack of a seat is dead
+    STOPPED = "stopped"  # no seat is left playing
+    WALL = "wall"  # the wall is spent
 
 
 @dataclass(frozen=True)
@@ -50,17 +86,18 @@ class MahJonggRecord:
 
 
 class Rack:
-    """One rack of a player: its exposures (in order), arrangement, and how it finished."""
+    """One rack of a player: its exposures (in order), the concealed tiles arranged on it
+    (counts per tile kind), and how it finished."""
 
-    __slots__ = ("conc", "dead", "error_tiles", "exposures", "killer", "mahjongg")
+    __slots__ = ("arranged", "dead", "error_tiles", "exposures", "killer", "mahjongg")
 
     def __init__(self) -> None:
         self.exposures: list[Exposure] = []
         self.killer: int | None = None  # the exposure that made the rack dead
         self.mahjongg: MahJonggRecord | None = None
-        self.dead: str | None = None  # "exposure" or "error"
+        self.dead: DeadReason | None = None
         self.error_tiles: tuple[int, ...] = ()  # tiles shown in a Mah Jongg in error
-        self.conc: list[int] = [0] * NUM_KINDS
+        self.arranged: list[int] = [0] * NUM_KINDS
 
     @property
     def finished(self) -> bool:
@@ -81,19 +118,19 @@ class Rack:
         r.mahjongg = self.mahjongg
         r.dead = self.dead
         r.error_tiles = self.error_tiles
-        r.conc = list(self.conc)
+        r.arranged = list(self.arranged)
         return r
 
 
 class Player:
     """A seat's tiles and racks."""
 
-    __slots__ = ("declared", "mahjonggs", "n", "pool", "racks", "stopped")
+    __slots__ = ("concealed", "declared", "mahjonggs", "pool", "racks", "stopped")
 
     def __init__(self, racks: int) -> None:
         self.racks: list[Rack] = [Rack() for _ in range(racks)]
         self.pool: list[int] = [0] * NUM_KINDS  # every concealed tile, fixed ones included
-        self.n = 0  # number of concealed tiles
+        self.concealed = 0  # how many tiles are in the pool
         self.declared: str | None = None  # a declared hand: 13 tiles fixed on rack 0
         self.stopped = False
         self.mahjonggs: list[MahJonggRecord] = []
@@ -102,20 +139,20 @@ class Player:
         """Concealed tiles that may be played (not fixed by a declared hand)."""
         if self.declared is None:
             return self.pool
-        fixed = self.racks[0].conc
+        fixed = self.racks[0].arranged
         return [a - b for a, b in zip(self.pool, fixed, strict=True)]
 
     def free_count(self) -> int:
         if self.declared is None:
-            return self.n
-        return self.n - sum(self.racks[0].conc)
+            return self.concealed
+        return self.concealed - sum(self.racks[0].arranged)
 
     def open_racks(self) -> list[int]:
         return [i for i, r in enumerate(self.racks) if not r.finished]
 
     def total(self) -> int:
         """Every tile the player holds: concealed, exposed, Mah Jongg and error racks."""
-        t = self.n
+        t = self.concealed
         for r in self.racks:
             t += r.exposed + len(r.error_tiles)
             if r.mahjongg is not None:
@@ -126,7 +163,7 @@ class Player:
         p = Player.__new__(Player)
         p.racks = [r.copy() for r in self.racks]
         p.pool = list(self.pool)
-        p.n = self.n
+        p.concealed = self.concealed
         p.declared = self.declared
         p.stopped = self.stopped
         p.mahjonggs = list(self.mahjonggs)
@@ -142,7 +179,7 @@ class Window:
         self.discarder = discarder
         self.tile = tile
         self.pending = pending
-        self.answers: dict[int, str] = {}
+        self.answers: dict[int, ClaimKind] = {}
         self.mahjongg_only = mahjongg_only
 
     def copy(self) -> Window:
@@ -165,28 +202,28 @@ class GameState:
         self.wall = wall  # picking order
         self.wall_pos = 0
         self.players = [Player(rules.racks) for _ in range(rules.players)]
-        self.phase = DECLARE
+        self.phase = Phase.DECLARE
         self.current = 0  # the seat whose turn it is
         self.turn_no = 0
         self.acquired: int | None = None  # tile picked or claimed to begin this turn
         self.acquired_rack: int | None = None  # the rack that tile was put on
-        self.how: str | None = None  # "pick", "claim" or "deal"
-        self.must: str | None = None  # "expose", "mahjongg", "double", "error"
+        self.began: TurnStart | None = None
+        self.obligation: Obligation | None = None
         self.claim_tile: int | None = None
         self.claim_from: int | None = None
-        self.claim_kind: str | None = None
+        self.claim_kind: ClaimKind | None = None
         self.claim_rack: int | None = None  # rack of the exposure made with the claimed tile
-        self.need: int | None = None  # a claimed tile a Mah Jongg of this turn must use
-        self.turn_mjs = 0
+        self.must_use: int | None = None  # a claimed tile a Mah Jongg of this turn must use
+        self.turn_mahjonggs = 0
         self.window: Window | None = None
         #: the other claims on the discard granted this turn, (seat, kind) by seat: the
         #: next in priority takes the tile if the claimer withdraws (section 4)
-        self.waiting: tuple[tuple[int, str], ...] = ()
+        self.waiting: tuple[tuple[int, ClaimKind], ...] = ()
         self.declaring: list[int] = []  # seats still to answer in the declare phase
         self.discards: list[tuple[int, int]] = []
         self.events: list[Event] = []
         self.actions: list[Action] = []
-        self.end_reason: str | None = None
+        self.end_reason: EndReason | None = None
         self.winner: int | None = None
         self.version = 0  # state changes so far: what a client's command refers to
 
@@ -194,7 +231,7 @@ class GameState:
 
     @property
     def over(self) -> bool:
-        return self.phase == OVER
+        return self.phase == Phase.OVER
 
     @property
     def wall_left(self) -> int:
@@ -202,11 +239,11 @@ class GameState:
 
     def to_act(self) -> list[int]:
         """The seats that must act now."""
-        if self.phase == WINDOW and self.window is not None:
+        if self.phase == Phase.WINDOW and self.window is not None:
             return list(self.window.pending)
-        if self.phase == DECLARE:
+        if self.phase == Phase.DECLARE:
             return list(self.declaring)
-        if self.phase == TURN:
+        if self.phase == Phase.TURN:
             return [self.current]
         return []
 

@@ -34,7 +34,7 @@ from twinrack.engine import (
 )
 from twinrack.engine.events import Event, MahJonggDeclared, RackDead
 from twinrack.engine.record import record_of
-from twinrack.engine.state import DECLARE, TURN, WINDOW
+from twinrack.engine.state import Phase
 
 
 def default_bot() -> str:
@@ -134,13 +134,13 @@ class Table:
         return self.state.phase
 
     def in_window(self) -> bool:
-        return self.state.phase == WINDOW
+        return self.state.phase == Phase.WINDOW
 
     def in_turn(self) -> bool:
-        return self.state.phase == TURN
+        return self.state.phase == Phase.TURN
 
     def declaring(self) -> bool:
-        return self.state.phase == DECLARE
+        return self.state.phase == Phase.DECLARE
 
     # ------------------------------------------------------------------ acting
 
