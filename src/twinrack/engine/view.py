@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from twinrack.card.exposure import Exposure
 from twinrack.engine.events import Event
-from twinrack.engine.game import legal_actions
+from twinrack.engine.legality import legal_actions
 from twinrack.engine.memo import StateMemo, memo_of
 from twinrack.engine.state import GameState, Phase, Rack, TurnStart
 from twinrack.tiles import CANONICAL, format_tiles
