@@ -9,9 +9,9 @@ is a plain copy of its facts and a pickled state carries no cache. Two kinds of 
 * **By content, shared by all games** (:func:`reach`): how far a rack is from the card's
   lines, keyed by the card, the rack's exposures (tiles and sizes) and the free tiles, so
   that copies of a game and replays of one share it. For each seat's rack the last reach
-  worked out is kept too: tiles away never drop by more than the tiles gained since
-  (docs/card-language.md, "Tiles away"), which bounds the reach of the next holding
-  without any work.
+  worked out is kept too: a tile added fills at most one slot of a way, so tiles away
+  never drop by more than the tiles gained since, which bounds the reach of the next
+  holding without any work.
 """
 
 from __future__ import annotations

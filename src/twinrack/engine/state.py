@@ -6,7 +6,7 @@ only then changes the state in place. Use :meth:`GameState.copy` to keep a snaps
 A player's concealed tiles are one *pool* (counts of the 36 tile kinds) plus an
 *arrangement*: the counts placed on each rack. Moving tiles between one's racks is free and
 changes nothing but the arrangement, except under a declared hand, whose 13 tiles are fixed
-on the first rack (docs/rules.md, "Declared hands").
+on the first rack (docs/rules.md, section 7, "Declared hands").
 """
 
 from __future__ import annotations
