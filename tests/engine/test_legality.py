@@ -29,7 +29,9 @@ from twinrack.engine import (
     new_game,
     why_illegal,
 )
-from twinrack.engine.refusals import Code
+from twinrack.engine.options import OPTIONS
+from twinrack.engine.refusals import PHASE_VERBS, Code, acting_gate
+from twinrack.engine.state import Obligation, Phase
 from twinrack.errors import IllegalActionError
 from twinrack.tiles import JOKER
 
@@ -120,3 +122,12 @@ def test_apply_refuses_exactly_what_is_not_listed(variant: str, players: int,
             apply(g, rng.choice(rare if rare and rng.random() < 0.25 else legal))
     assert seen[True] > 30 and seen[False] > 500
     assert codes <= {c.value for c in Code} and len(codes) >= 12
+
+
+def test_no_kind_gets_through_a_gate_outside_its_phase() -> None:
+    """The listing asks only the phase's kinds: every other kind is refused by the gate."""
+    for phase in Phase:
+        for obligation in (None, *Obligation):
+            for verb in OPTIONS:
+                if verb not in PHASE_VERBS[phase]:
+                    assert acting_gate(phase, obligation, verb) is not None, (phase, verb)

@@ -59,7 +59,7 @@ def rack_alive(st: GameState, exposures: Sequence[Exposure]) -> bool:
 def _reach(st: GameState, p: Player, rack: Rack) -> RackReach:
     """How far ``rack`` is, with the player's free tiles, from the lines it may make
     (worked out only as far as asked, remembered in engine.memo)."""
-    seat = next(s for s, q in enumerate(st.players) if q is p)
+    seat = st.players.index(p)  # Players compare by identity
     return RackReach(playable(st), st.commitment, seat, rack.key(), rack.exposures,
                      tuple(p.free()))
 
@@ -191,8 +191,10 @@ def _takes(st: GameState, p: Player, r: int, t: int, plus: Sequence[int]) -> boo
     test, :func:`rack_completions`."""
     rack = p.racks[r]
     if not (p.declared is not None and r == 0):
-        cc = playable(st)
         near = _reach(st, p, rack).near()
+        if not len(near):
+            return False
+        cc = playable(st)
         cand = near[cc.demand[near, t]]
         if not len(cand) or not (cc.ways_away(cand, plus, rack.exposures) == 0).any():
             return False

@@ -5,7 +5,7 @@ whether the seat may take that kind now at all; when it may, the kind's lister i
 :mod:`twinrack.engine.options` gives the legal actions of that kind. So:
 
 * :func:`legal_actions` is the listers' actions of every kind whose gate lets the seat
-  through, in verb order;
+  through, in the phase's order of kinds;
 * :func:`why_illegal` of an action is its kind's gate refusal, or, when the gate lets it
   through, the reason it is not among its kind's listed actions;
 * :func:`twinrack.engine.apply` applies a listed action and raises :func:`why_illegal`
@@ -20,7 +20,7 @@ from __future__ import annotations
 from twinrack.engine.actions import Action
 from twinrack.engine.memo import memo_of
 from twinrack.engine.options import OPTIONS
-from twinrack.engine.refusals import acting, gate, reason
+from twinrack.engine.refusals import acting, gate, open_kinds, reason
 from twinrack.engine.state import GameState
 from twinrack.errors import IllegalActionError
 
@@ -29,9 +29,8 @@ def _list(st: GameState, seat: int) -> list[Action]:
     if not acting(st, seat):  # every gate refuses a seat that does not act now
         return []
     out: list[Action] = []
-    for verb, lister in OPTIONS.items():
-        if gate(st, seat, verb) is None:
-            out.extend(lister(st, seat))
+    for verb in open_kinds(st.phase, st.obligation):  # the kinds whose gate lets it through
+        out.extend(OPTIONS[verb](st, seat))
     return out
 
 

@@ -42,16 +42,12 @@ class Reach:
 
     least: int  # the fewest tiles away of any way (IMPOSSIBLE when none fits)
     near: IntArray  # the ways at most one tile away, ascending
-    near_away: IntArray  # their tiles away (0 or 1)
-
-    @property
-    def done(self) -> IntArray:
-        """The ways the free tiles complete."""
-        out: IntArray = self.near[self.near_away == 0]
-        return out
+    done: IntArray  # the ways the free tiles complete, ascending
 
 
 _REACH: dict[tuple[str, ExposureKey, Holding], Reach] = {}
+#: the ways a holding completes, found without its whole reach (see RackReach.done)
+_DONE: dict[tuple[str, ExposureKey, Holding], IntArray] = {}
 #: per (card, game, seat, exposures): the holding of the last reach worked out, and it
 _LAST: dict[tuple[str, str, int, ExposureKey], tuple[Holding, Reach]] = {}
 _EMPTY: IntArray = np.zeros(0, dtype=np.int64)
@@ -60,7 +56,8 @@ _EMPTY: IntArray = np.zeros(0, dtype=np.int64)
 def _exact(cc: CompiledCard, key: ExposureKey, exposures: Any, free: Holding) -> Reach:
     aways = cc.way_aways(free, exposures)
     near = np.flatnonzero(aways <= 1)
-    found = Reach(int(aways.min()) if len(aways) else IMPOSSIBLE, near, aways[near])
+    found = Reach(int(aways.min()) if len(aways) else IMPOSSIBLE, near,
+                  near[aways[near] == 0])
     if len(_REACH) >= _REACH_CACHE:
         _REACH.clear()
     _REACH[(cc.card.sha256, key, free)] = found
@@ -88,24 +85,30 @@ class RackReach:
         self.lineage = (cc.card.sha256, game, seat, key)
         self.last = _LAST.get(self.lineage)
 
+    def _known(self) -> Reach | None:
+        """The exact reach, when it was worked out already."""
+        if self.last is not None and self.last[0] == self.free:
+            return self.last[1]
+        return _REACH.get((self.cc.card.sha256, self.key, self.free))
+
     def exact(self) -> Reach:
-        found = _REACH.get((self.cc.card.sha256, self.key, self.free))
+        found = self._known()
         if found is None:
             found = _exact(self.cc, self.key, self.exposures, self.free)
-        if len(_LAST) >= _LAST_CACHE:
-            _LAST.clear()
-        _LAST[self.lineage] = self.last = (self.free, found)
+        if self.last is None or self.last[1] is not found:
+            if len(_LAST) >= _LAST_CACHE:
+                _LAST.clear()
+            _LAST[self.lineage] = self.last = (self.free, found)
         return found
 
     def at_least(self, floor: int) -> bool:
         """True when every way is known, without work, to be at least ``floor`` away."""
-        found = _REACH.get((self.cc.card.sha256, self.key, self.free))
-        if found is not None:
-            return found.least >= floor
-        if self.last is None:
-            return False
-        before, reach = self.last
-        return reach.least - gained(before, self.free) >= floor
+        if self.last is not None:
+            before, reach = self.last
+            if reach.least - gained(before, self.free) >= floor:
+                return True
+        found = self._known()
+        return found is not None and found.least >= floor
 
     def near(self) -> IntArray:
         """The ways at most one tile away."""
@@ -116,16 +119,22 @@ class RackReach:
     def done(self) -> IntArray:
         """The ways the free tiles complete (a Mah Jongg). Right after one tile joined
         the tiles of the last reach, only the ways that were one tile away are tried."""
-        found = _REACH.get((self.cc.card.sha256, self.key, self.free))
-        if found is not None:
-            return found.done
         if self.at_least(1):
             return _EMPTY
+        found = self._known()
+        if found is not None:
+            return found.done
         if self.last is not None and gained(self.last[0], self.free) <= 1:
             cand = self.last[1].near
             if not len(cand):
                 return _EMPTY
-            out: IntArray = cand[self.cc.ways_away(cand, self.free, self.exposures) == 0]
+            key = (self.cc.card.sha256, self.key, self.free)
+            out = _DONE.get(key)
+            if out is None:
+                out = cand[self.cc.ways_away(cand, self.free, self.exposures) == 0]
+                if len(_DONE) >= _REACH_CACHE:
+                    _DONE.clear()
+                _DONE[key] = out
             return out
         return self.exact().done
 
@@ -148,12 +157,23 @@ class StateMemo:
     racks: dict[tuple[int, int], Any] = field(default_factory=dict)
 
 
-_STATES: weakref.WeakKeyDictionary[GameState, StateMemo] = weakref.WeakKeyDictionary()
+#: by id of the state object, with a weak reference to it (checked on every look-up, so a
+#: reused id never finds another state's memo; the entry goes when the state does)
+_STATES: dict[int, tuple[weakref.ref[GameState], StateMemo]] = {}
 
 
 def memo_of(state: GameState) -> StateMemo:
     """The memo of this state object (a new one for a copy)."""
-    found = _STATES.get(state)
-    if found is None:
-        found = _STATES[state] = StateMemo()
-    return found
+    found = _STATES.get(id(state))
+    if found is not None and found[0]() is state:
+        return found[1]
+    memo = StateMemo()
+    key = id(state)
+    _STATES[key] = (weakref.ref(state, lambda _ref: _forget(key, _ref)), memo)
+    return memo
+
+
+def _forget(key: int, ref: weakref.ref[GameState]) -> None:
+    found = _STATES.get(key)
+    if found is not None and found[0] is ref:
+        del _STATES[key]

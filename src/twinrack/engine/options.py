@@ -2,7 +2,8 @@
 (:func:`twinrack.engine.refusals.gate`) has let the seat through: the phase, the turn and a
 granted claim's obligation are settled there, the rest here (docs/rules.md, sections 4-7).
 
-:data:`OPTIONS` maps each verb to its lister, in the order legal actions are listed.
+:data:`OPTIONS` maps each verb to its lister; a phase lists its kinds in the order of
+:data:`twinrack.engine.refusals.PHASE_VERBS`.
 Actions that come up again and again (discards, moves, passes, claims) are made once and
 shared, so that :func:`twinrack.engine.apply` recognises a listed action by identity.
 """
@@ -75,7 +76,8 @@ def _claim(seat: int, kind: ClaimKind) -> Claim:
 def _playing(st: GameState, seat: int) -> bool:
     """An ordinary turn: no claim's obligation pending, a tile to play, an open rack."""
     p = st.players[seat]
-    return st.obligation is None and p.free_count() > 0 and bool(p.open_racks())
+    return (st.obligation is None and p.free_count() > 0
+            and any(r.mahjongg is None and r.dead is None for r in p.racks))
 
 
 def pass_options(st: GameState, seat: int) -> list[Action]:
@@ -238,8 +240,8 @@ def withdraw_options(st: GameState, seat: int) -> list[Action]:
     return [Withdraw(seat)]
 
 
-#: every verb's lister, in the order legal actions are listed (a phase lets only some
-#: verbs through their gate: passes and claims, or passes and declarations, or the rest)
+#: every verb's lister (a phase lets only some verbs through their gate: passes and
+#: claims, or passes and declarations, or the rest)
 OPTIONS: dict[str, Callable[[GameState, int], list[Action]]] = {
     "pass": pass_options,
     "claim": claim_options,

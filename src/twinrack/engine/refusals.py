@@ -12,6 +12,7 @@ that are not listed; each finds the first condition the action fails.
 from __future__ import annotations
 
 from enum import StrEnum
+from functools import cache
 from typing import NamedTuple
 
 from twinrack.engine.actions import (
@@ -116,19 +117,43 @@ def acting(st: GameState, seat: int) -> bool:
     return st.phase == Phase.DECLARE and seat in st.declaring
 
 
+#: the kinds of action each phase may let through, in the order they are listed
+PHASE_VERBS: dict[Phase, tuple[str, ...]] = {
+    Phase.DECLARE: ("pass", "declare"),
+    Phase.WINDOW: ("pass", "claim"),
+    Phase.TURN: ("mahjongg", "discard", "expose", "exchange", "move", "undeclare", "withdraw"),
+    Phase.OVER: (),
+}
+
+
 def gate(st: GameState, seat: int, verb: str) -> Refusal | None:
     """Why ``seat`` may take no action of kind ``verb`` now (the phase, whose turn it is,
     what a granted claim requires first), or None. Every kind is refused to a seat that
-    is not :func:`acting`."""
+    is not :func:`acting`, and every kind not among the phase's :data:`PHASE_VERBS`."""
     if not acting(st, seat):
         return _idle(st, seat, verb)
-    if st.phase == Phase.DECLARE:
+    return acting_gate(st.phase, st.obligation, verb)
+
+
+def acting_gate(phase: Phase, obligation: Obligation | None, verb: str) -> Refusal | None:
+    """:func:`gate` for a seat that acts now: it depends on the phase and the obligation
+    of a granted claim only."""
+    if phase == Phase.OVER:
+        return _OVER
+    if phase == Phase.DECLARE:
         return None if verb in ("pass", "declare") else _DECLARE_PHASE
-    if st.phase == Phase.WINDOW:
+    if phase == Phase.WINDOW:
         if verb in ("pass", "claim"):
             return None
         return _NOT_GRANTED if verb == "withdraw" else _WINDOW_OPEN
-    return _turn_gate(st, verb)
+    return _turn_gate(obligation, verb)
+
+
+@cache
+def open_kinds(phase: Phase, obligation: Obligation | None) -> tuple[str, ...]:
+    """The kinds of action whose gate lets a seat acting now through, in listing order."""
+    return tuple(verb for verb in PHASE_VERBS[phase]
+                 if acting_gate(phase, obligation, verb) is None)
 
 
 def _idle(st: GameState, seat: int, verb: str) -> Refusal:
@@ -152,20 +177,20 @@ def _idle(st: GameState, seat: int, verb: str) -> Refusal:
     return Refusal(Code.NOT_YOUR_TURN, f"it is seat {st.current}'s turn", "4")
 
 
-def _turn_gate(st: GameState, verb: str) -> Refusal | None:
+def _turn_gate(obligation: Obligation | None, verb: str) -> Refusal | None:
     """The seat on turn: no claim nor declaration now, and a granted claim's obligation
     comes first (section 4)."""
     if verb in ("pass", "claim"):
         return _WINDOW_CLOSED
     if verb == "declare":
         return _DECLARE_CLOSED
-    if verb == "withdraw":
+    if verb == "withdraw" or obligation is None:
         return None
-    if st.obligation == Obligation.EXPOSE and verb != "expose":
+    if obligation == Obligation.EXPOSE and verb != "expose":
         return _MUST_EXPOSE
-    if st.obligation in DECLARING and verb != "mahjongg":
+    if obligation in DECLARING and verb != "mahjongg":
         return _MUST_DECLARE
-    if st.obligation == Obligation.ERROR and verb == "discard":
+    if obligation == Obligation.ERROR and verb == "discard":
         return _MUST_EXPOSE_ERROR
     return None
 
