@@ -62,9 +62,11 @@ class Driver:
         seat = self.next_seat()
         return seat if seat in self.bots else None
 
-    def bot_decides(self) -> Decision:
-        """Let the bot to act choose from its view and the legal actions, and apply it."""
-        seat = self.bot_to_act()
+    def bot_decides(self, seat: int | None = None) -> Decision:
+        """Let the bot to act (``seat``, when already known) choose from its view and the
+        legal actions, and apply it."""
+        if seat is None:
+            seat = self.bot_to_act()
         if seat is None:
             raise RuntimeError("no bot has to act now")
         legal = legal_actions(self.state, seat)
@@ -83,8 +85,8 @@ class Driver:
 
     def bot_decisions(self) -> Iterator[Decision]:
         """The bots' decisions, each applied, until a person must act or the game is over."""
-        while self.bot_to_act() is not None:
-            yield self.bot_decides()
+        while (seat := self.bot_to_act()) is not None:
+            yield self.bot_decides(seat)
 
 
 def play_out(state: GameState, bots: Sequence[Bot],

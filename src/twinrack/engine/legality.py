@@ -45,6 +45,17 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     return list(acts)
 
 
+def legal_verbs(state: GameState, seat: int) -> tuple[str, ...]:
+    """The kinds of action (verbs) among :func:`legal_actions`, sorted."""
+    known = memo_of(state).verbs
+    hit = known.get(seat)
+    if hit is not None and hit[0] == state.version:
+        return hit[1]
+    hit = (state.version, tuple(sorted({a.verb for a in legal_actions(state, seat)})))
+    known[seat] = hit
+    return hit[1]
+
+
 def legal_set(state: GameState, seat: int) -> frozenset[Action]:
     """:func:`legal_actions` as a set (remembered like the list)."""
     known = memo_of(state).legal

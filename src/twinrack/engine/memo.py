@@ -149,6 +149,8 @@ class StateMemo:
     #: per seat: (version, legal actions, the same as a set once asked for)
     legal: dict[int, tuple[int, list[Action], frozenset[Action] | None]] = field(
         default_factory=dict)
+    #: per seat: (version, the verbs of its legal actions)
+    verbs: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
     #: (what they were worked out from, Mah Jongg declarations of the seat on turn)
     mahjongg: tuple[object, Any] | None = None
     #: (version, the public seats of the view)

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from twinrack.card.exposure import Exposure
 from twinrack.engine.events import Event
-from twinrack.engine.legality import legal_actions
+from twinrack.engine.legality import legal_verbs
 from twinrack.engine.memo import StateMemo, memo_of
 from twinrack.engine.state import GameState, Phase, Rack, TurnStart
 from twinrack.tiles import CANONICAL, format_tiles
@@ -194,7 +194,7 @@ def view(state: GameState, seat: int | None = None) -> View:
         if st.current == seat and st.phase == Phase.TURN:
             acquired = st.acquired
             placed = _placed(counts, acquired, st.acquired_rack)
-        verbs = tuple(sorted({a.verb for a in legal_actions(st, seat)}))
+        verbs = legal_verbs(st, seat)
     w = st.window
     claim = None
     if st.phase == Phase.TURN and st.began == TurnStart.CLAIM and st.claim_tile is not None:
