@@ -3,8 +3,8 @@
 The variants and the computer levels are described here, once: the lobby renders these
 tables (a level added to :data:`twinrack.bots.BOTS` needs a line in :data:`LEVEL_TEXT`, and a
 test says so). The player counts of each variant are the engine's: whatever
-:class:`~twinrack.engine.RuleSet` accepts (docs/rules.md, section 2). Every field is checked
-whole; a setting the rules refuse is refused in the engine's own words.
+:func:`~twinrack.engine.rules.rules_from` accepts (docs/rules.md, section 2). Every field is
+checked whole; a setting the rules refuse is refused in the engine's own words.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from functools import cache
 
 from twinrack.bots import BOTS
 from twinrack.engine import RuleSet
-from twinrack.engine.rules import REVISIONS, RulesError
+from twinrack.engine.rules import RulesError, rules_from
 from twinrack.server.hub import NewSeat
 
 #: the longest name a player may give (refused whole when longer, never cut)
@@ -72,7 +72,7 @@ def _player_counts(variant: str) -> tuple[int, ...]:
     counts = []
     for n in range(1, 9):
         try:
-            RuleSet(variant=variant, players=n)
+            rules_from(variant, n)
         except RulesError:
             continue
         counts.append(n)
@@ -138,12 +138,8 @@ class TableForm:
         """The rule set, or the engine's refusal of it."""
         if not self.players.strip().isdigit() or len(self.players) > 2:
             raise NotCreated(FORM_REFUSED, "the number of players is a whole number")
-        if self.revision not in REVISIONS:
-            raise NotCreated(FORM_REFUSED, f"the rules are the {' or '.join(REVISIONS)} "
-                                           "revision")
         try:
-            return RuleSet(variant=self.variant, players=int(self.players),
-                           revision=self.revision)
+            return rules_from(self.variant, int(self.players), self.revision)
         except RulesError as err:
             raise NotCreated(RULES_REFUSED, err.message) from None
 
