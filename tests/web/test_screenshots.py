@@ -1,5 +1,6 @@
 """The picture script (tools/screenshots.py) runs its whole path for one picture: its own
-server on a free port, Debian's chromium, a PNG of the page's size, the server stopped."""
+server on a free port, Debian's chromium, a PNG of the page's size in a palette of colours,
+the server stopped."""
 
 from __future__ import annotations
 
@@ -15,18 +16,18 @@ from tests.web.test_browser import pytestmark  # noqa: F401  (the browser marks)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
 
-def png_size(path: Path) -> tuple[int, int]:
-    """Width and height from a PNG's header chunk."""
-    head = path.read_bytes()[:24]
+def png_header(path: Path) -> tuple[int, int, int]:
+    """Width, height and colour type (3: a palette) from a PNG's header chunk."""
+    head = path.read_bytes()[:26]
     assert head[:8] == PNG_SIGNATURE and head[12:16] == b"IHDR"
     width, height = struct.unpack(">II", head[16:24])
-    return width, height
+    return width, height, head[25]
 
 
 def test_one_picture_is_taken_into_the_folder_given(tmp_path: Path) -> None:
     written = make_screenshots(tmp_path, ["lobby"])
     assert written == [tmp_path / "lobby.png"]
-    assert png_size(written[0]) == (1280, 800)
+    assert png_header(written[0]) == (1280, 800, 3)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["lobby.png"]
 
 
