@@ -55,6 +55,10 @@ Kinds
 ``json-lines``      block: each line is one JSON value
 ``json-spans``      text: each inline ``{...}`` of it is one JSON value
 ``keys``            table: every key the page's script ``source=`` handles is listed
+``routes``          table: each ``METHOD /path`` of its first column is a route of the web
+                    app (``GET``, ``POST``, ``WS``; ``{...}`` for a parameter, a query left
+                    out); ``covers=PREFIX,...``: every route under those prefixes is listed,
+                    but those under ``except=PREFIX,...``
 ``not-run``         block: not run, for the ``reason=`` given
 ``illustrative``    block: a shape, not literal, for the ``reason=`` given
 ==================  ======================================================================
@@ -658,6 +662,53 @@ def _keys(m: Marked, ctx: Context) -> None:
     handled = script_keys(ROOT / m.args["source"])
     assert handled, f"no key found in {m.args['source']}"
     assert handled <= documented, f"keys not listed: {sorted(handled - documented)}"
+
+
+# ---------------------------------------------------------------------------- routes
+
+
+ROUTE = re.compile(r"(GET|POST|WS) (/\S*)")
+
+
+def _route_path(path: str) -> str:
+    return re.sub(r"\{[^}]+\}", "{}", path.split("?", 1)[0])
+
+
+def app_routes(tmp: Path) -> set[tuple[str, str]]:
+    """Every (method, path) the web app answers, each parameter written ``{}``."""
+    from fastapi.routing import APIWebSocketRoute
+    from starlette.routing import Mount, WebSocketRoute
+
+    from tests.server.test_leaks import flat_routes
+    from twinrack.server.app import create_app
+    from twinrack.server.config import Settings
+
+    web = create_app(Settings(database_url=f"sqlite:///{tmp}/routes.db"))
+    out: set[tuple[str, str]] = set()
+    for r in flat_routes(web.routes):
+        if isinstance(r, Mount):
+            out.add(("GET", r.path))
+        elif isinstance(r, APIWebSocketRoute | WebSocketRoute):
+            out.add(("WS", _route_path(r.path)))
+        else:
+            out.update((method, _route_path(r.path)) for method in r.methods if method != "HEAD")
+    return out
+
+
+@check("routes")
+def _routes(m: Marked, ctx: Context) -> None:
+    listed = {(method, _route_path(path)) for cells in table_rows(m.body)
+              for span in spans(cells[0]) if (found := ROUTE.fullmatch(span))
+              for method, path in [found.groups()]}
+    assert listed, "no METHOD /path in the table's first column"
+    real = app_routes(ctx.tmp)
+    unknown = sorted(f"{m} {p}" for m, p in listed - real)
+    assert not unknown, f"not routes of the app: {unknown}"
+    covers = tuple(m.args["covers"].split(",")) if "covers" in m.args else ()
+    skip = tuple(m.args["except"].split(",")) if "except" in m.args else ()
+    missing = sorted(f"{m} {p}" for m, p in real - listed
+                     if covers and p.startswith(covers) and not (skip and p.startswith(skip)))
+    assert not missing, f"routes of the app the table does not list: {missing}"
 
 
 # ---------------------------------------------------------------------------- the tests
