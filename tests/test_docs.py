@@ -59,6 +59,8 @@ Kinds
                     app (``GET``, ``POST``, ``WS``; ``{...}`` for a parameter, a query left
                     out); ``covers=PREFIX,...``: every route under those prefixes is listed,
                     but those under ``except=PREFIX,...``
+``pictures``        text: every picture it shows or links to (``docs/images/NAME.png``) is
+                    there, and tools/screenshots.py is what makes it
 ``not-run``         block: not run, for the ``reason=`` given
 ``illustrative``    block: a shape, not literal, for the ``reason=`` given
 ==================  ======================================================================
@@ -709,6 +711,20 @@ def _routes(m: Marked, ctx: Context) -> None:
     missing = sorted(f"{m} {p}" for m, p in real - listed
                      if covers and p.startswith(covers) and not (skip and p.startswith(skip)))
     assert not missing, f"routes of the app the table does not list: {missing}"
+
+
+# ---------------------------------------------------------------------------- pictures
+
+
+@check("pictures")
+def _pictures(m: Marked, ctx: Context) -> None:
+    shown = re.findall(r"\]\((docs/images/[\w-]+\.png)\)", m.body)
+    assert shown, "no picture of docs/images/ in the text"
+    script = (ROOT / "tools/screenshots.py").read_text(encoding="utf-8")
+    for path in shown:
+        assert (ROOT / path).is_file(), f"{path} is missing: run tools/screenshots.py"
+        name = Path(path).stem
+        assert f'"{name}"' in script, f"tools/screenshots.py does not make {name}.png"
 
 
 # ---------------------------------------------------------------------------- the tests
