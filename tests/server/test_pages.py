@@ -79,12 +79,16 @@ def test_every_link_on_every_page_answers_and_every_page_has_its_h1(database_url
             rng = random.Random(4)
             while not finished.over:
                 finished.step(rng)
+        desk = client.post("/desk", data={"name": "Spring Open", "seats": "4", "rounds": "2",
+                                          "minutes": "50", "revision": "2024"},
+                           follow_redirects=False).headers["location"]
         pages = crawl(client, ["/", "/history", f"/t/{game_id}/ready", f"/cards/{card_id}",
-                               f"/t/{game_id}/join?token={tokens[1]}", f"/t/{game_id}"])
+                               f"/t/{game_id}/join?token={tokens[1]}", f"/t/{game_id}", desk])
     visited = {urlsplit(u).path for u in pages}
     for path in ["/", "/history", "/cards", "/desk", f"/t/{game_id}", f"/t/{game_id}/ready",
                  f"/t/{game_id}/join", f"/t/{finished.game_id}/replay",
-                 "/docs/card-language.md", f"/cards/{card_id}"]:
+                 "/docs/card-language.md", f"/cards/{card_id}", urlsplit(desk).path,
+                 urlsplit(desk).path.removesuffix("/created")]:
         assert path in visited, path
     for url, page in pages.items():
         assert page.h1 == 1, f"{url} has {page.h1} h1 headings"

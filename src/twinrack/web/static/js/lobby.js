@@ -1,6 +1,8 @@
 // The lobby's pages: the form offers only the player counts the chosen variant allows (the
 // server renders them from the engine's rules as each variant's data-players) and only the
-// seats that count needs; Copy buttons put an invite link on the clipboard.
+// seats that count needs. The invite links' Copy buttons are copy.js's.
+
+import "./copy.js";
 
 const players = document.getElementById("players");
 const variants = [...document.querySelectorAll("input[name=variant]")];
@@ -31,29 +33,4 @@ if (players) {
   players.addEventListener("change", showSeats);
   for (const v of variants) v.addEventListener("change", offerCounts);
   offerCounts();
-}
-
-// ---------------------------------------------------------------------- Copy buttons
-
-async function copy(button) {
-  const input = document.getElementById(button.dataset.copy);
-  let done = false;
-  try {
-    await navigator.clipboard.writeText(input.value);
-    done = true;
-  } catch {
-    // no clipboard API (a page served over plain HTTP): select the text and copy that
-    input.select();
-    done = document.execCommand && document.execCommand("copy");
-  }
-  button.textContent = done ? "Copied" : "Select and copy";
-  if (!done) input.select();
-  setTimeout(() => { button.textContent = "Copy"; }, 2500);
-}
-
-for (const button of document.querySelectorAll("button.copy[data-copy]")) {
-  button.addEventListener("click", () => copy(button));
-}
-for (const input of document.querySelectorAll(".copy-row input[readonly]")) {
-  input.addEventListener("focus", () => input.select());
 }
