@@ -489,7 +489,8 @@ def test_the_directors_links_are_absolute_each_with_a_copy_button(open_round: De
     base = f"http://testserver/desk/{desk.tid}"
     assert (f'id="table-link-1" value="{base}/table/1?key={desk.table_key(1)}"' in page)
     assert f'id="director-url" value="{base}?key={desk.key}"' in page
-    for link in ("table-link-1", "table-link-2", "director-url"):
+    assert f'id="standings-url" value="{base}/standings"' in page
+    for link in ("table-link-1", "table-link-2", "director-url", "standings-url"):
         assert f'data-copy="{link}">Copy</button>' in page
     assert '<script type="module" src="/static/js/copy.js"></script>' in page
 
