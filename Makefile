@@ -15,7 +15,7 @@ run: $(STAMP)
 	$(BIN)/twinrack serve
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks tools
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

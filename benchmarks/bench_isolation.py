@@ -18,7 +18,6 @@ import asyncio
 import json
 import multiprocessing
 import random
-import re
 import sys
 import tempfile
 import time
@@ -29,6 +28,7 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.server.helpers import created
 from tests.server.server_process import ServerProcess
 
 from twinrack.server.wire import PROTOCOL
@@ -51,10 +51,10 @@ def heaviest_card(budget: int = 3000) -> str:
     return f'name = "Heaviest"\n{hands}'
 
 
-def tokens_of(page: str) -> tuple[str, str]:
-    m = re.search(r'href="/t/(\w+)\?token=([^"]+)"', page)
-    assert m is not None, page[:2000]
-    return m.group(1), m.group(2)
+def tokens_of(r: httpx.Response) -> tuple[str, str]:
+    """The game and the creator's seat token of the lobby's answer."""
+    game_id, tokens = created(r)
+    return game_id, tokens[0]
 
 
 def pct(values: list[float], q: float) -> float:
@@ -101,7 +101,7 @@ async def heavy_game(base: str, port: int, stop: asyncio.Event, rng: random.Rand
             "card_choice": "upload", "call_seconds": "120"},
             files={"card_file": ("heaviest.toml", heaviest_card().encode(), "text/plain")})
         counts["upload_s"] = max(counts.get("upload_s", 0.0), time.monotonic() - t0)
-    game_id, token = tokens_of(r.text)
+    game_id, token = tokens_of(r)
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{game_id}?protocol={PROTOCOL}&token={token}",
                                   max_size=2**22) as ws:
         await ws.send(json.dumps({"type": "hints", "on": True}))
@@ -175,7 +175,7 @@ async def run(base: str, port: int, seconds: float, heavy: int) -> dict[str, Any
         r = await client.post(f"{base}/tables", data={"name": "Quiet", "variant": "siamese",
                                                       "players": "2", "seat1": "human",
                                                       "call_seconds": "120"})
-    game_id, token = tokens_of(r.text)
+    game_id, token = tokens_of(r)
     quiet = f"ws://127.0.0.1:{port}/ws/{game_id}?protocol={PROTOCOL}&token={token}"
     calm = await phase(base, port, quiet, seconds, 0)
     loaded = await phase(base, port, quiet, seconds, heavy)

@@ -18,7 +18,6 @@ import asyncio
 import json
 import os
 import random
-import re
 import statistics
 import sys
 import tempfile
@@ -30,6 +29,7 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tests.server.helpers import created
 from tests.server.server_process import ServerProcess
 
 #: the table protocol this client speaks (docs/protocol.md); a server of protocol 1 ignores
@@ -45,10 +45,7 @@ async def create_tables(base: str, n: int) -> list[tuple[str, dict[int, str]]]:
             r = await client.post(f"{base}/tables", data={"name": "Load", "variant": "siamese",
                                                           "players": "2", "seat1": "human",
                                                           "call_seconds": "120"})
-            game_id, t0 = re.search(r'href="/t/(\w+)\?token=([^"]+)"', r.text).groups()
-            t1 = re.search(r'Seat 2: <input class="invite-link" readonly value="[^"]*'
-                           r'token=([^"]+)"', r.text).group(1)
-            out.append((game_id, {0: t0, 1: t1}))
+            out.append(created(r))
     return out
 
 

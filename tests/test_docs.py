@@ -55,6 +55,12 @@ Kinds
 ``json-lines``      block: each line is one JSON value
 ``json-spans``      text: each inline ``{...}`` of it is one JSON value
 ``keys``            table: every key the page's script ``source=`` handles is listed
+``routes``          table: each ``METHOD /path`` of its first column is a route of the web
+                    app (``GET``, ``POST``, ``WS``; ``{...}`` for a parameter, a query left
+                    out); ``covers=PREFIX,...``: every route under those prefixes is listed,
+                    but those under ``except=PREFIX,...``
+``pictures``        text: every picture it shows or links to (``docs/images/NAME.png``) is
+                    there, and tools/screenshots.py is what makes it
 ``not-run``         block: not run, for the ``reason=`` given
 ``illustrative``    block: a shape, not literal, for the ``reason=`` given
 ==================  ======================================================================
@@ -659,6 +665,11 @@ def _keys(m: Marked, ctx: Context) -> None:
     assert handled, f"no key found in {m.args['source']}"
     assert handled <= documented, f"keys not listed: {sorted(handled - documented)}"
 
+
+# ---------------------------------------------------------------------------- pages
+
+# the kinds about the web pages (routes, pictures) are in a module of their own
+import tests.doc_pages  # noqa: E402, F401  (registers its kinds in CHECKS)
 
 # ---------------------------------------------------------------------------- the tests
 

@@ -61,5 +61,8 @@ def test_the_table_form_shows_the_rules_message(tmp_path: Path) -> None:
                 "revision": revision, "seat1": "random", "seat2": "random",
                 "seat3": "random"})
             assert page.status_code == 400
-            shown = re.search(r"<pre>(.*?)</pre>", page.text, re.S)
-            assert shown is not None and shown.group(1) == f"{escape(err.message)}\n"
+            errors = re.search(r'<div class="errors" role="alert".*?</div>', page.text, re.S)
+            assert errors is not None
+            assert "<strong>These settings cannot be played.</strong>" in errors[0]
+            shown = re.findall(r'<p class="error-message">(.*?)</p>', errors[0], re.S)
+            assert shown == [escape(err.message)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
+from http.cookies import SimpleCookie
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -62,21 +63,24 @@ def ws_path(game_id: str, token: str | None = None) -> str:
     return f"/ws/{game_id}?protocol={PROTOCOL}" + (f"&token={token}" if token else "")
 
 
+def created(r: Any) -> tuple[str, dict[int, str]]:
+    """The game id and the seat tokens of a table the lobby just created, from its answer
+    (Post/Redirect/Get: a 303 to the table's page, and the creator's cookie that keeps the
+    seats' links for the page of invite links)."""
+    assert r.status_code == 303, r.text
+    game_id = re.fullmatch(r"/t/(\w+)(?:/ready)?", r.headers["location"]).group(1)
+    jar = SimpleCookie()
+    for header in r.headers.get_list("set-cookie"):
+        jar.load(header)
+    pairs = jar[f"twinrack_host_{game_id}"].value.split(".")
+    return game_id, {int(s): t for s, _, t in (p.partition(":") for p in pairs)}
+
+
 def create_table(client: TestClient, **form: str) -> tuple[str, dict[int, str]]:
     """Create a table through the lobby form; returns the game id and the seat tokens."""
     form.pop("hints", None)
     data = {"name": "Ann", "variant": "siamese", "players": "2", "seat1": "random", **form}
-    r = client.post("/tables", data=data)
-    assert r.status_code == 200, r.text
-    tokens: dict[int, str] = {}
-    mine = re.search(r'href="/t/(\w+)\?token=([^"]+)"', r.text)
-    assert mine is not None
-    game_id = mine.group(1)
-    tokens[0] = mine.group(2)
-    for seat, tok in re.findall(r'Seat (\d+): <input class="invite-link" readonly '
-                                r'value="[^"]*/t/\w+\?token=([^"]+)"', r.text):
-        tokens[int(seat) - 1] = tok
-    return game_id, tokens
+    return created(client.post("/tables", data=data, follow_redirects=False))
 
 
 def next_state(ws: Any, seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:

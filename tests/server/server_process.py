@@ -31,7 +31,9 @@ class ServerProcess:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = 90.0) -> ServerProcess:
+        """Start the service and wait for /healthz. A restart resumes its tables first: on
+        a busy 2-core machine (load 17) that took 25 s, so the wait is generous."""
         env = {**os.environ, "TWINRACK_DATABASE_URL": self.database_url,
                "TWINRACK_PORT": str(self.port), "TWINRACK_BOT_DELAY": "0",
                "TWINRACK_RATE_BURST": "0", **self.env}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from tests.server.helpers import make_client
+from tests.server.helpers import create_table, make_client
 
 GOOD = 'name = "Mine"\n\n[[hand]]\nsection = "A"\npattern = "FF 1111a 2222a 3333a"\nvalue = 25\n'
 BAD = GOOD.replace("3333a", "333x")
@@ -42,9 +42,11 @@ def test_saved_cards_belong_to_the_browser_that_saved_them(database_url: str) ->
         card_id = saved["id"]
         assert saved == {"id": card_id, "name": "Mine", "edit_url": f"/cards/{card_id}",
                          "download_url": f"/cards/{card_id}/card.toml",
-                         "play_url": f"/?card={card_id}"}
+                         "file": "mine.toml", "play_url": f"/?card={card_id}"}
         assert client.get(f"/api/cards/{card_id}").json()["source"] == GOOD
-        assert client.get(f"/cards/{card_id}/card.toml").text == GOOD
+        download = client.get(f"/cards/{card_id}/card.toml")
+        assert download.text == GOOD
+        assert download.headers["content-disposition"] == 'attachment; filename="mine.toml"'
         assert client.get("/api/cards").json() == {"cards": [{"id": card_id, "name": "Mine"}]}
         refused = client.post("/api/cards", json={"source": BAD})
         assert refused.status_code == 400 and "mine" not in refused.json()["error"]
@@ -68,11 +70,7 @@ def test_a_saved_card_is_offered_in_the_lobby_and_plays(database_url: str) -> No
         card_id = client.post("/api/cards", json={"source": GOOD}).json()["id"]
         lobby = client.get(f"/?card={card_id}").text
         assert re.search(rf'<option value="{card_id}" selected>Mine</option>', lobby)
-        r = client.post("/tables", data={"name": "Ann", "variant": "siamese", "players": "2",
-                                         "seat1": "random", "card_choice": "saved",
-                                         "saved_card": card_id})
-        assert r.status_code == 200
-        game_id = re.search(r'href="/t/(\w+)\?token=', r.text).group(1)
+        game_id, _ = create_table(client, card_choice="saved", saved_card=card_id)
         rec: dict[str, Any] = client.get(f"/api/games/{game_id}/record").json()
         assert rec["card"]["name"] == "Mine" and rec["card"]["source"] == GOOD
         wrong = client.post("/tables", data={"name": "Ann", "card_choice": "saved",

@@ -461,6 +461,40 @@ def test_creating_a_tournament_checks_the_form(client: TestClient) -> None:
     assert r.status_code == 200 and 'id="new-tournament"' in r.text
 
 
+def test_creating_a_tournament_redirects_and_reloading_creates_nothing(
+        client: TestClient) -> None:
+    """Post/Redirect/Get: the links of the new tournament are a page of their own."""
+    r = client.post("/desk", data={"name": "Spring Open", "seats": "4", "rounds": "4",
+                                   "minutes": "50", "revision": "2024"},
+                    follow_redirects=False)
+    assert r.status_code == 303
+    m = re.fullmatch(r"/desk/(\w+)/created\?key=([\w-]+)", r.headers["location"])
+    assert m is not None, r.headers["location"]
+    tid, key = m.groups()
+    first, again = client.get(r.headers["location"]), client.get(r.headers["location"])
+    assert first.status_code == again.status_code == 200 and first.text == again.text
+    assert (f'id="director-link" value="http://testserver/desk/{tid}?key={key}"'
+            in first.text)
+    for link in ("director-link", "standings-link"):  # absolute, each with a Copy button
+        assert f'data-copy="{link}">Copy</button>' in first.text
+    store = client.app.state.desk  # type: ignore[attr-defined]
+    assert [t["name"] for t in client.portal.call(store.listing)] == ["Spring Open"]
+    wrong = client.get(f"/desk/{tid}/created?key=nope")
+    assert wrong.status_code == 403 and "director-link" not in wrong.text
+
+
+def test_the_directors_links_are_absolute_each_with_a_copy_button(open_round: Desk) -> None:
+    desk = open_round
+    page = desk.director()
+    base = f"http://testserver/desk/{desk.tid}"
+    assert (f'id="table-link-1" value="{base}/table/1?key={desk.table_key(1)}"' in page)
+    assert f'id="director-url" value="{base}?key={desk.key}"' in page
+    assert f'id="standings-url" value="{base}/standings"' in page
+    for link in ("table-link-1", "table-link-2", "director-url", "standings-url"):
+        assert f'data-copy="{link}">Copy</button>' in page
+    assert '<script type="module" src="/static/js/copy.js"></script>' in page
+
+
 def test_late_games_and_a_delayed_table(open_round: Desk) -> None:
     desk = open_round
     store = desk.client.app.state.desk  # type: ignore[attr-defined]

@@ -58,6 +58,10 @@ def secrets_of(state: GameState, viewer: int | None, tokens: dict[int, str],
     return out
 
 
+#: the routes that act on a game by another method than GET, each checked below
+POSTED = {"/t/{game_id}/join"}
+
+
 def game_routes(app: Any) -> tuple[list[str], list[str]]:
     """Every GET path and WebSocket path of the app, with ``{game_id}`` and the other
     parameters left in place."""
@@ -70,7 +74,7 @@ def game_routes(app: Any) -> tuple[list[str], list[str]]:
         elif "GET" in (r.methods or ()):
             gets.append(r.path)
         else:
-            assert "{game_id}" not in r.path, \
+            assert "{game_id}" not in r.path or r.path in POSTED, \
                 f"{r.methods} {r.path} acts on a game: cover it in this test"
     return gets, sockets
 
@@ -124,6 +128,12 @@ def check_every_route(players: Players, rng: random.Random) -> int:
             legal = legal_actions(state, viewer) if viewer is not None else []
             assert [x["text"] for x in msg["legal"]] == [a.body() for a in legal]
             calls += 1
+        # an invited player's name, refused (too long): the refusal says nothing hidden
+        r = client.post(f"/t/{players.game_id}/join", data={"token": token or "",
+                                                            "name": "n" * 41})
+        leaked = [s for s in hidden if s in r.text]
+        assert not leaked, f"POST /t/{{game_id}}/join as {viewer}: {leaked[:3]}"
+        calls += 1
         # and the record is exactly what the engine says this viewer may see
         rec = client.get(f"/api/games/{players.game_id}/record{query}").json()
         expected = record_for(state, viewer)

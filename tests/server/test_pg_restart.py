@@ -13,7 +13,6 @@ import contextlib
 import json
 import os
 import random
-import re
 import subprocess
 from typing import Any
 
@@ -23,6 +22,7 @@ from sqlalchemy import create_engine, text
 from websockets.sync.client import connect
 
 from tests.server.conftest import PG_URL, _reset_postgres
+from tests.server.helpers import created
 from tests.server.server_process import ServerProcess
 from twinrack.server.wire import PROTOCOL
 
@@ -76,9 +76,8 @@ def test_a_postgresql_restart_mid_game_loses_nothing(tmp_path: Any) -> None:
         r = httpx.post(f"{server.base}/tables", data={"name": "Ann", "variant": "siamese",
                                                       "players": "2", "seat1": "human",
                                                       "call_seconds": "120"})
-        game_id, t0 = re.search(r'href="/t/(\w+)\?token=([^"]+)"', r.text).groups()
-        t1 = re.search(r'Seat 2: <input class="invite-link" readonly value="[^"]*token='
-                       r'([^"]+)"', r.text).group(1)
+        game_id, seat_tokens = created(r)
+        t0, t1 = seat_tokens[0], seat_tokens[1]
         url = f"ws://127.0.0.1:{server.port}/ws/{game_id}?protocol={PROTOCOL}&token="
         rng = random.Random(12)
         refusals: list[str] = []

@@ -5,12 +5,12 @@ from __future__ import annotations
 import contextlib
 import json
 import random
-import re
 from typing import Any
 
 import httpx
 from websockets.sync.client import connect
 
+from tests.server.helpers import created
 from tests.server.server_process import ServerProcess
 from twinrack.server.wire import PROTOCOL
 
@@ -45,9 +45,8 @@ def test_kill_and_restart_resumes_the_identical_game(database_url: str, tmp_path
     try:
         r = httpx.post(f"{server.base}/tables", data={"name": "Ann", "variant": "siamese",
                                                       "players": "2", "seat1": "human"})
-        game_id, t0 = re.search(r'href="/t/(\w+)\?token=([^"]+)"', r.text).groups()
-        t1 = re.search(r'Seat 2: <input class="invite-link" readonly value="[^"]*token=([^"]+)"',
-                       r.text).group(1)
+        game_id, seat_tokens = created(r)
+        t0, t1 = seat_tokens[0], seat_tokens[1]
         tokens = {0: t0, 1: t1}
         ws_url = f"ws://127.0.0.1:{server.port}/ws/{game_id}?protocol={PROTOCOL}&token="
         rng = random.Random(5)

@@ -138,11 +138,15 @@ def shot(page: Any, name: str, full_page: bool = False) -> None:
 
 
 def create_table(page: Any, base: str, name: str, seat1: str) -> None:
+    """Create a table from the lobby; it opens at once unless a friend is invited (then
+    the page of invite links comes first, and this goes on to the table)."""
     page.goto(f"{base}/")
     page.get_by_label("Your name").fill(name)
     page.select_option("select[name=seat1]", seat1)
     page.click("#create-table")
-    page.wait_for_selector("#go-to-table")
+    if seat1 == "human":
+        page.click("#go-to-table")
+    page.wait_for_selector("#table-app")
 
 
 def game_id(page: Any) -> str:
@@ -208,10 +212,8 @@ def test_play_a_bot_to_the_end_verify_and_replay(server: str, browser: Any) -> N
     ctx = browser.new_context(viewport=DESKTOP)
     page = ctx.new_page()
     errors = PageErrors(page)
-    create_table(page, server, "Ann", "random")
+    create_table(page, server, "Ann", "random")  # no invite: straight to the table
     shot(page, "a0-created")
-    page.click("#go-to-table")
-    page.wait_for_selector("#table-app")
     gid = game_id(page)
 
     # the help dialog and the hints switch, by keyboard
@@ -319,12 +321,17 @@ def test_two_friends_play_by_invite_link(server: str, browser: Any) -> None:
     p1 = ctx1.new_page()
     p2 = ctx2.new_page()
     errors = [PageErrors(p1), PageErrors(p2)]
-    create_table(p1, server, "Ann", "human")
+    p1.goto(f"{server}/")
+    p1.get_by_label("Your name").fill("Ann")
+    p1.select_option("select[name=seat1]", "human")
+    p1.click("#create-table")
     invite = p1.locator(".invite-link").first.input_value()
-    assert "/t/" in invite and "token=" in invite
+    assert invite.startswith(f"{server}/t/") and "/join?token=" in invite
     p1.click("#go-to-table")
     p1.wait_for_selector("#table-app")
-    p2.goto(invite)
+    p2.goto(invite)  # the first time, the friend chooses a name
+    p2.get_by_label("Your name").fill("Bea")
+    p2.click("#take-seat")
     p2.wait_for_selector("#table-app")
     assert p1.get_attribute("#table-app", "data-seat") == "0"
     assert p2.get_attribute("#table-app", "data-seat") == "1"
@@ -507,7 +514,6 @@ def test_table_controls_against_a_scripted_server(server: str, browser: Any) -> 
         acquired="6C", placed=0, version=10)
     page.route_web_socket(re.compile(r"/ws/"), fake.handler)
     create_table(page, server, "Ann", "random")
-    page.click("#go-to-table")
     wait_version(page, 10)
 
     # the log reads as sentences; badges and DEAD marks are shown

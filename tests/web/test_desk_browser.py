@@ -144,6 +144,7 @@ def fill_game(page: Any, result: dict[str, Any], shot_name: str | None = None) -
 
 def test_a_whole_tournament_in_the_browser(server: str, browser: Any) -> None:
     desk_ctx = browser.new_context(viewport=DESKTOP)
+    desk_ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
     phone_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True,
                                     device_scale_factor=2)
     director = desk_ctx.new_page()
@@ -161,6 +162,13 @@ def test_a_whole_tournament_in_the_browser(server: str, browser: Any) -> None:
     director.get_by_label("Minutes per round").fill("50")
     director.click("#create-tournament")
     director_url = director.locator("#director-link").input_value()
+    # Post/Redirect/Get: the links are a page of their own, and Copy copies the link
+    assert re.fullmatch(rf"{server}/desk/\w+/created\?key=[\w-]+", director.url)
+    director.click("button[data-copy='director-link']")
+    expect(director.locator("button[data-copy='director-link']")).to_have_text("Copied")
+    assert director.evaluate("navigator.clipboard.readText()") == director_url
+    director.reload()
+    assert director.locator("#director-link").input_value() == director_url
     director.click("#go-director")
     director.get_by_label("Add players, one name a line").fill("\n".join(NAMES))
     director.click("#add-player")

@@ -16,7 +16,14 @@ from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
-from twinrack.server import card_routes, desk_routes, lobby_routes, table_routes
+from twinrack.server import (
+    card_routes,
+    desk_routes,
+    doc_routes,
+    invite_routes,
+    lobby_routes,
+    table_routes,
+)
 from twinrack.server.config import Settings
 from twinrack.server.deps import Refused, refused
 from twinrack.server.desk_store import DeskStore
@@ -45,7 +52,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(Refused, refused)
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
-    for routes in (lobby_routes, desk_routes, card_routes, table_routes):
+    for routes in (lobby_routes, invite_routes, desk_routes, card_routes, doc_routes,
+                   table_routes):
         app.include_router(routes.router)
     return app
 

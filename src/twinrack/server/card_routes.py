@@ -9,6 +9,7 @@ it for the browser that saved it, and offers it in the lobby.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -73,6 +74,13 @@ def _answer(status: int, body: dict[str, Any]) -> JSONResponse:
     return JSONResponse(body, status_code=status)
 
 
+def file_name(card_name: str) -> str:
+    """The file a saved card downloads as: its name in lower case, words joined by "-"
+    (the editor names an unsaved card's file the same way, cardfile.js ``fileName``)."""
+    slug = re.sub(r"[^a-z0-9]+", "-", card_name.lower()).strip("-")[:60].rstrip("-")
+    return f"{slug or 'card'}.toml"
+
+
 @router.get("/cards", response_class=HTMLResponse)
 async def editor(page: PagesDep) -> HTMLResponse:
     return page("editor.html", card_id="")
@@ -93,7 +101,8 @@ async def download(card_id: str, hub: HubDep, owner: OwnerDep) -> Response:
     if saved is None:
         return _answer(404, {"error": "no such card"})
     return Response(saved["source"], media_type="application/toml; charset=utf-8",
-                    headers={"Content-Disposition": 'attachment; filename="card.toml"'})
+                    headers={"Content-Disposition":
+                             f'attachment; filename="{file_name(saved["name"])}"'})
 
 
 @router.post("/api/cards/check")
@@ -150,4 +159,4 @@ async def save(request: Request, hub: HubDep, limits: LimitsDep, owner: OwnerDep
         return _answer(404, {"error": "no such card"})
     return _answer(200, {"id": card_id, "name": parsed.name, "edit_url": f"/cards/{card_id}",
                          "download_url": f"/cards/{card_id}/card.toml",
-                         "play_url": f"/?card={card_id}"})
+                         "file": file_name(parsed.name), "play_url": f"/?card={card_id}"})

@@ -93,18 +93,29 @@ async def desk_index(store: DeskDep, page: PagesDep) -> HTMLResponse:
     return page("desk/index.html", f=Prefill(), errors=[], tournaments=await store.listing())
 
 
-@router.post("/desk", response_class=HTMLResponse)
-async def desk_create(f: FormDep, store: DeskDep, page: PagesDep,
-                      pages: DeskPagesDep) -> HTMLResponse:
+@router.post("/desk", response_model=None)
+async def desk_create(f: FormDep, store: DeskDep, page: PagesDep) -> Response:
+    """A new tournament, answered by a redirect to its "created" page (Post/Redirect/Get:
+    reloading that page creates nothing)."""
     try:
         t = new_tournament(f)
     except TwinRackError as err:
         return page("desk/index.html", status=400, f=f, errors=[err.message],
                     tournaments=await store.listing())
     created = await store.create(t)
-    return page("desk/created.html", t=t, tid=created.id,
-                director_url=f"{pages.base}{url(f'/desk/{created.id}', key=created.director_key)}",
-                standings_url=f"{pages.base}/desk/{created.id}/standings")
+    return RedirectResponse(url(f"/desk/{created.id}/created", key=created.director_key),
+                            status_code=303)
+
+
+@router.get("/desk/{tid}/created", response_class=HTMLResponse)
+async def desk_created(tid: str, page: PagesDep, pages: DeskPagesDep,
+                       key: str | None = None) -> HTMLResponse:
+    """The links of a tournament just created, for the director's key only."""
+    stored = await pages.opened(tid, key, ("director",))
+    assert key is not None
+    return page("desk/created.html", t=stored.tournament, tid=tid,
+                director_url=f"{pages.base}{url(f'/desk/{tid}', key=key)}",
+                standings_url=f"{pages.base}/desk/{tid}/standings")
 
 
 # ---------------------------------------------------------------------- the director

@@ -362,6 +362,36 @@ class Hub:
             if row is not None and row.owner is None:
                 row.owner = owner
 
+    async def seat_taken(self, game_id: str, seat: int) -> bool:
+        """Whether a browser has taken the seat (opened it, or chosen its name): an invited
+        player is asked for a name only before that."""
+        return bool(await self.db.run(self._seat_owner, game_id, seat))
+
+    def _seat_owner(self, game_id: str, seat: int) -> str | None:
+        with self.db.reading() as s:
+            return s.scalars(select(SeatRow.owner).where(SeatRow.game_id == game_id,
+                                                         SeatRow.seat == seat)).one_or_none()
+
+    async def name_seat(self, game_id: str, seat: int, name: str, owner: str | None) -> bool:
+        """The name an invited player chose, stored with the seat (which the browser takes)
+        and only then shown at the table; False when another browser took the seat."""
+        if not await self.db.run(self._name_seat, game_id, seat, name, owner):
+            return False
+        table = self.tables.get(game_id)
+        if table is not None:
+            table.rename(seat, name)
+        return True
+
+    def _name_seat(self, game_id: str, seat: int, name: str, owner: str | None) -> bool:
+        with self.db.unit() as s:
+            row = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id,
+                                                  SeatRow.seat == seat)).one_or_none()
+            if row is None or row.owner not in (None, owner):
+                return False
+            row.name = name
+            row.owner = row.owner or owner
+            return True
+
     async def games_of(self, owner: str) -> list[dict[str, Any]]:
         return list(await self.db.run(self._games_of, owner))
 

@@ -1,22 +1,33 @@
-"""The lobby (create a table: rules, card, seats), the page of a created table's invite
-links, and "my games"."""
+"""The lobby (play the computer, or set up a table: rules, card, seats) and "my games"; the
+pages of a created table's invite links are in :mod:`twinrack.server.invite_routes`."""
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
-from fastapi.responses import HTMLResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from twinrack.bots import BOTS
 from twinrack.card import Card, practice_card
-from twinrack.engine import RuleSet
-from twinrack.engine.rules import rules_from
-from twinrack.errors import CardError, TwinRackError
-from twinrack.server.deps import HubDep, Limits, LimitsDep, OwnerDep, PagesDep
-from twinrack.server.hub import Hub, NewSeat
+from twinrack.engine.rules import REVISIONS
+from twinrack.errors import CardError
+from twinrack.server.deps import HubDep, Limits, LimitsDep, OwnerDep, Pages, PagesDep
+from twinrack.server.hub import Hub
+from twinrack.server.invite_routes import remember_host, remember_seat
+from twinrack.server.lobby_forms import (
+    CARD_REFUSED,
+    MAX_NAME_CHARS,
+    QUICK_GAME,
+    NotCreated,
+    TableForm,
+    levels,
+    variants,
+)
 from twinrack.server.workers import JobFailed
+
+#: the heading of a refusal for being too quick
+BUSY = "Too many requests"
 
 #: the largest card file a table may be created with
 MAX_CARD_BYTES = 200_000
@@ -24,63 +35,11 @@ MAX_CARD_BYTES = 200_000
 router = APIRouter()
 
 
-def bot_levels() -> list[str]:
-    order = ["greedy", "expert", "random"]
-    return [b for b in order if b in BOTS] + [b for b in BOTS if b not in order]
-
-
-class NotCreated(Exception):
-    """The lobby form, refused: the lobby again with these messages."""
-
-    def __init__(self, *errors: str, status: int = 400) -> None:
-        super().__init__(*errors)
-        self.errors = list(errors)
-        self.status = status
-
-
-@dataclass
-class TableForm:
-    """The lobby's form, as sent (the lobby shows it again when it is refused)."""
-
-    name: str
-    variant: str
-    players: int
-    revision: str
-    call_seconds: float
-    card_choice: str
-    saved_card: str
-    seat1: str
-    seat2: str
-    seat3: str
-
-    def rules(self) -> RuleSet:
-        try:
-            rules = rules_from(self.variant, self.players, self.revision)
-        except TwinRackError as err:
-            raise NotCreated(err.message) from None
-        if not 3 <= self.call_seconds <= 120:
-            raise NotCreated("the call timer is between 3 and 120 seconds")
-        return rules
-
-    def seats(self, owner: str | None) -> list[NewSeat]:
-        kinds = ["human", self.seat1, self.seat2, self.seat3][:self.players]
-        for k in kinds[1:]:
-            if k != "human" and k not in BOTS:
-                raise NotCreated(f"unknown computer level {k!r}")
-        seats = [NewSeat((self.name.strip() or "Player")[:40], "human", owner)]
-        for i, k in enumerate(kinds[1:], start=1):
-            seats.append(NewSeat(f"Friend {i + 1}" if k == "human"
-                                 else f"Computer {i + 1} ({k})", k))
-        return seats
-
-
-def _table_form(hub: HubDep, name: str = Form("Player"), variant: str = Form("siamese"),
-                players: int = Form(2), revision: str = Form("2024"),
-                call_seconds: float | None = Form(None), card_choice: str = Form("practice"),
+def _table_form(name: str = Form("Player"), variant: str = Form("siamese"),
+                players: str = Form("2"), revision: str = Form("2024"),
+                call_seconds: str = Form(""), card_choice: str = Form("practice"),
                 saved_card: str = Form(""), seat1: str = Form("greedy"),
                 seat2: str = Form("greedy"), seat3: str = Form("greedy")) -> TableForm:
-    if call_seconds is None:  # the service's own default
-        call_seconds = hub.settings.call_seconds
     return TableForm(name, variant, players, revision, call_seconds, card_choice, saved_card,
                      seat1, seat2, seat3)
 
@@ -88,23 +47,25 @@ def _table_form(hub: HubDep, name: str = Form("Player"), variant: str = Form("si
 async def _uploaded(upload: UploadFile | None, hub: Hub, limits: Limits) -> Card:
     """The card of an uploaded file, checked in the worker pool."""
     if upload is None or not upload.filename:
-        raise NotCreated("choose a card file to upload, or play the practice card")
+        raise NotCreated(CARD_REFUSED, "choose a card file to upload, or play the practice "
+                                       "card")
     raw = await upload.read(MAX_CARD_BYTES + 1)
     if len(raw) > MAX_CARD_BYTES:
-        raise NotCreated("that card file is too big (200 kB at most)")
+        raise NotCreated(CARD_REFUSED, "that card file is too big (200 kB at most)")
     if not limits.allow("cards"):
-        raise NotCreated("too many card uploads from your address in a short time: wait a "
-                         "minute and try again", status=429)
+        raise NotCreated(BUSY, "too many card uploads from your address in a short time: "
+                               "wait a minute and try again", status=429)
     try:
         return await hub.card_of(raw.decode("utf-8"), upload.filename,
                                  f"upload:{limits.client}")
     except UnicodeDecodeError:
-        raise NotCreated(f"{upload.filename}: the card is not UTF-8 text") from None
+        raise NotCreated(CARD_REFUSED, f"{upload.filename}: the card is not UTF-8 text") \
+            from None
     except CardError as err:
-        raise NotCreated(*(p.render() for p in err.problems)) from None
+        raise NotCreated(CARD_REFUSED, *(p.render() for p in err.problems)) from None
     except JobFailed as err:
-        raise NotCreated(f"{upload.filename}: {err.message} (the card is too costly to "
-                         "check)") from None
+        raise NotCreated(CARD_REFUSED, f"{upload.filename}: {err.message} (the card is too "
+                                       "costly to check)") from None
 
 
 async def _card(form: TableForm, upload: UploadFile | None, hub: Hub, limits: Limits,
@@ -115,22 +76,29 @@ async def _card(form: TableForm, upload: UploadFile | None, hub: Hub, limits: Li
     if form.card_choice == "saved":
         saved = await hub.saved_card(form.saved_card, owner)
         if saved is None:
-            raise NotCreated("choose one of the cards you saved in the card editor")
+            raise NotCreated(CARD_REFUSED, "choose one of the cards you saved in the card "
+                                           "editor")
         try:
             return await hub.card_of(saved["source"], saved["name"])
         except (CardError, JobFailed) as err:
-            raise NotCreated(err.message) from None
+            raise NotCreated(CARD_REFUSED, err.message) from None
     return practice_card()
+
+
+def _lobby(page: Pages, form: dict[str, Any], my_cards: list[dict[str, Any]],
+           live: list[dict[str, Any]], refused: NotCreated | None = None) -> HTMLResponse:
+    return page("lobby.html", status=refused.status if refused else 200, form=form,
+                refused=refused, variants=variants(), levels=levels(), quick=QUICK_GAME,
+                revisions=REVISIONS, max_name=MAX_NAME_CHARS, live=live, my_cards=my_cards)
 
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby(hub: HubDep, page: PagesDep, owner: OwnerDep,
                 card: str | None = None) -> HTMLResponse:
-    form: dict[str, Any] = {"call_seconds": hub.settings.call_seconds}
+    form = asdict(TableForm(call_seconds=f"{hub.settings.call_seconds:g}"))
     if card:
         form.update(card_choice="saved", saved_card=card)
-    return page("lobby.html", form=form, errors=[], bot_levels=bot_levels(),
-                live=await hub.live_games(), my_cards=await hub.cards_of(owner))
+    return _lobby(page, form, await hub.cards_of(owner), await hub.live_games())
 
 
 @router.post("/tables", response_model=None)
@@ -138,23 +106,27 @@ async def create_table(request: Request, form: Annotated[TableForm, Depends(_tab
                        hub: HubDep, page: PagesDep, limits: LimitsDep, owner: OwnerDep,
                        card_file: UploadFile | None = File(None)  # noqa: B008
                        ) -> Response:
-    my_cards = await hub.cards_of(owner)
+    """Create a table, then redirect (Post/Redirect/Get): to the page of its invite links
+    when friends are invited, else straight to the table. Reloading either creates
+    nothing."""
     try:
         if not limits.allow("tables"):
-            raise NotCreated("too many new tables from your address in a short time: wait a "
-                             "minute and try again", status=429)
+            raise NotCreated(BUSY, "too many new tables from your address in a short time: "
+                                   "wait a minute and try again", status=429)
         rules = form.rules()
-        card = await _card(form, card_file, hub, limits, owner)
+        call_seconds = form.call_timer(hub.settings.call_seconds)
         seats = form.seats(owner)
+        card = await _card(form, card_file, hub, limits, owner)
     except NotCreated as err:
-        return page("lobby.html", status=err.status, form=asdict(form), errors=err.errors,
-                    bot_levels=bot_levels(), live=[], my_cards=my_cards)
-    created = await hub.create(rules, card, seats, form.call_seconds)
-    base = str(request.base_url).rstrip("/")
-    invites = [{"seat": s, "url": f"{base}/t/{created.game_id}?token={t}"}
-               for s, t in sorted(created.tokens.items()) if s != 0]
-    return page("created.html", invites=invites,
-                my_url=f"/t/{created.game_id}?token={created.tokens[0]}")
+        return _lobby(page, asdict(form), await hub.cards_of(owner), [], err)
+    created = await hub.create(rules, card, seats, call_seconds)
+    game_id, tokens = created.game_id, created.tokens
+    invited = len(tokens) > 1
+    resp = RedirectResponse(f"/t/{game_id}/ready" if invited else f"/t/{game_id}",
+                            status_code=303)
+    remember_seat(resp, request, game_id, tokens[0])
+    remember_host(resp, request, game_id, tokens)
+    return resp
 
 
 @router.get("/history", response_class=HTMLResponse)

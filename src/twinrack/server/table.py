@@ -211,6 +211,11 @@ class LiveTable:
         self._broadcast_players()
         self._schedule()
 
+    def rename(self, seat: int, name: str) -> None:
+        """A seat's player chose a name (already stored): every page shows it from now on."""
+        self.seats[seat].name = name
+        self._broadcast_players()
+
     def submit(self, cmd: TableCommand) -> None:
         self.queue.put_nowait(cmd)
 

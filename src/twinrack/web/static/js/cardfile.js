@@ -60,10 +60,32 @@ export function toToml(card) {
 const PATTERN_AT = 'pattern = "'.length + 1;
 
 /**
- * The loader's problems sorted out per line of the card: `{card: [..], hands: [[..], ..]}`;
- * each problem keeps its message and, on a pattern, the 0-based index in the pattern.
+ * The 0-based index in the pattern of the character at a column of its TOML line, past the
+ * escapes that `q` wrote (a `"` is written `\"`, two columns for one character).
  */
-export function placeProblems(problems, where) {
+export function patternIndex(pattern, column) {
+  const target = column - PATTERN_AT;
+  let at = 0;
+  for (let i = 0; i < pattern.length; i++) {
+    if (at >= target) return i;
+    at += q(pattern[i]).length - 2;
+  }
+  return Math.max(0, Math.min(pattern.length, target));
+}
+
+/** The file name a card is saved under: its name in lower case, words joined by "-". */
+export function fileName(name) {
+  const slug = String(name).toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "")
+    .slice(0, 60).replace(/-$/, "");
+  return `${slug || "card"}.toml`;
+}
+
+/**
+ * The loader's problems sorted out per line of `card` (written at `where` by `toToml`):
+ * `{card: [..], hands: [[..], ..]}`; each problem keeps its message and, on a pattern, the
+ * 0-based index in the pattern of the character the loader points at.
+ */
+export function placeProblems(problems, where, card) {
   const out = { card: [], hands: where.hands.map(() => []) };
   for (const p of problems) {
     const i = where.hands.findIndex((w) => p.line >= w.start && p.line <= w.end);
@@ -73,7 +95,7 @@ export function placeProblems(problems, where) {
     }
     const w = where.hands[i];
     const key = Object.keys(w.keys).find((k) => w.keys[k] === p.line) || null;
-    const at = key === "pattern" ? Math.max(0, p.column - PATTERN_AT) : null;
+    const at = key === "pattern" ? patternIndex(card.hands[i].pattern, p.column) : null;
     out.hands[i].push({ ...p, key, at });
   }
   return out;

@@ -1,9 +1,11 @@
-// The card editor page (/cards): build a card line by line, see each line as tiles with its
-// number of ways, and the loader's own messages at the exact token; save it for your tables
-// or download the TOML file. The server checks every change with the card loader.
+// The card editor page (/cards): build a card line by line (pick the section, value and
+// flags, enter the pattern by clicking tiles and suit letters or by typing it), see each line
+// as tiles with its number of ways and the loader's own messages at the exact token; save it
+// (kept on the server for your tables, and downloaded as its TOML file), or open a card file
+// or a saved card to edit it. The server checks every change with the card loader.
 import { html, render, useEffect, useRef, useState } from "/static/vendor/preact-htm.js";
-import { badToken, fromFields, newHand, placeProblems, toToml } from "./cardfile.js";
-import { TileRow } from "./tiles.js";
+import { badToken, fileName, fromFields, newHand, placeProblems, toToml } from "./cardfile.js";
+import { TileRow, tileSrc } from "./tiles.js";
 
 const root = document.getElementById("editor-root");
 const SAVED = root.dataset.card || "";
@@ -14,25 +16,46 @@ async function post(url, body) {
   return { status: r.status, data: await r.json() };
 }
 
+/** Fetch a file as a download, as a click on a link to it would. */
+function download(href, name) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+
 // ---------------------------------------------------------------------- the palette
 
+// [symbol typed, accessible name, tile image or null]; null alone is a gap
 const PALETTE = [
-  ..."123456789".split("").map((c) => [c, c]),
-  null, ["N", "North"], ["E", "East"], ["W", "West"], ["S", "South"],
-  null, ["R", "Red dragon"], ["G", "Green dragon"], ["0", "White dragon (0)"],
-  ["D", "Dragon of the suit (D)"], ["F", "Flower"],
-  null, ["X", "X"], ["Y", "Y"],
-  null, ["a", "suit a"], ["b", "suit b"], ["c", "suit c"],
-  null, [" ", "next group (space)"], ["+", "plus sign"], ["=", "equals sign"],
+  ..."123456789".split("").map((c) => [c, c, null]),
+  null, ["N", "North", "N"], ["E", "East", "E"], ["W", "West", "W"], ["S", "South", "S"],
+  null, ["R", "Red dragon", "R"], ["G", "Green dragon", "G"], ["0", "White dragon (0)", "0"],
+  ["D", "Dragon of the suit (D)", null], ["F", "Flower", "F"],
+  null, ["X", "X", null], ["Y", "Y", null],
+  null, ["a", "suit a", null], ["b", "suit b", null], ["c", "suit c", null],
+  null, [" ", "next group (space)", null], ["+", "plus sign", null], ["-", "minus sign", null],
+  ["=", "equals sign", null],
 ];
+const DECORATION = "+-=";
+
+function Key({ symbol, name, tile, onKey }) {
+  const suit = "abc".includes(symbol);
+  const cls = tile ? "key tile-key" : suit ? "key suit-key" : "key";
+  const face = tile ? html`<img src=${tileSrc(tile)} alt="" draggable="false" />`
+    : symbol === " " ? "\u2423" : symbol;
+  return html`<button type="button" class=${cls} aria-label=${name} title=${name}
+    onClick=${() => onKey(DECORATION.includes(symbol) ? ` ${symbol} ` : symbol)}>${face}</button>`;
+}
 
 function Palette({ onKey }) {
   return html`<div class="palette" role="toolbar" aria-label="Pattern symbols">
     ${PALETTE.map((p) => (p === null ? html`<span class="sep" aria-hidden="true"></span>`
-      : html`<button type="button" aria-label=${p[1]} title=${p[1]}
-          onClick=${() => onKey(p[0] === "+" || p[0] === "=" ? ` ${p[0]} ` : p[0])}>
-          ${p[0] === " " ? "\u2423" : p[0]}</button>`))}
-    <button type="button" aria-label="backspace" onClick=${() => onKey("\b")}>\u232b</button>
+      : html`<${Key} symbol=${p[0]} name=${p[1]} tile=${p[2]} onKey=${onKey} />`))}
+    <button type="button" class="key" aria-label="backspace" title="backspace"
+      onClick=${() => onKey("\b")}>\u232b</button>
   </div>`;
 }
 
@@ -44,6 +67,15 @@ function PatternText({ pattern, at }) {
     html`<mark class="bad-token" title="the problem is here">${bad}</mark>`}${b}</span>`;
 }
 
+function Ways({ summary }) {
+  return html`<span class="ways">${summary.ways} way${summary.ways === 1 ? "" : "s"}</span>`;
+}
+
+function Sample({ summary }) {
+  return html`<div class="sample" aria-label="the first way">
+    ${summary.sample.map((g) => html`<${TileRow} tiles=${g} size="s" />`)}</div>`;
+}
+
 function LineSummary({ hand, summary, problems }) {
   const atPattern = problems.find((p) => p.key === "pattern");
   return html`<div>
@@ -52,10 +84,9 @@ function LineSummary({ hand, summary, problems }) {
       <${PatternText} pattern=${hand.pattern || "(empty)"} at=${atPattern ? atPattern.at : null} />
       <span>${hand.value || "?"} points</span>
       ${hand.concealed && html`<span class="badge">C</span>`}
-      ${summary && html`<span class="ways">${summary.ways} way${summary.ways === 1 ? "" : "s"}</span>`}
+      ${summary && html`<${Ways} summary=${summary} />`}
     </div>
-    ${summary && html`<div class="sample" aria-label="the first way">
-      ${summary.sample.map((g) => html`<${TileRow} tiles=${g} size="s" />`)}</div>`}
+    ${summary && html`<${Sample} summary=${summary} />`}
     ${problems.map((p) => html`<p class="problem" role="alert">${p.message}</p>`)}
   </div>`;
 }
@@ -78,6 +109,10 @@ function LineItem({ index, hand, summary, problems, selected, actions }) {
 
 // ---------------------------------------------------------------------- the line form
 
+// sections as cards print them, offered to pick from (any other name may be typed)
+const SECTIONS = ["Year", "2468", "Like numbers", "Addition", "Quints", "Consecutive runs",
+  "13579", "Winds and dragons", "369", "Singles and pairs"];
+
 function Field({ label, name, value, onInput, ...rest }) {
   return html`<label>${label} <input name=${name} value=${value} ...${rest}
     onInput=${(e) => onInput(name, e.target.value)} /></label>`;
@@ -88,13 +123,26 @@ function Flag({ label, name, hand, onInput }) {
     onChange=${(e) => onInput(name, e.target.checked)} /> ${label}</label>`;
 }
 
-function LineForm({ index, hand, onInput, onKey }) {
+/** The line being edited, as the loader reads it: tiles, ways, problems at their token. */
+function LinePreview({ hand, summary, problems }) {
+  const atPattern = problems.find((p) => p.key === "pattern");
+  return html`<div class="preview" id="line-preview" aria-live="polite">
+    <div class="preview-head"><${PatternText} pattern=${hand.pattern || "(empty)"}
+      at=${atPattern ? atPattern.at : null} />
+      ${summary && html`<${Ways} summary=${summary} />`}</div>
+    ${summary && html`<${Sample} summary=${summary} />`}
+    ${problems.map((p) => html`<p class="problem">${p.message}</p>`)}
+  </div>`;
+}
+
+function LineForm({ index, hand, sections, summary, problems, onInput, onKey }) {
   return html`<section class="card-panel line-form" aria-labelledby="line-form-title">
     <h2 id="line-form-title">Line ${index + 1}</h2>
     <${Field} label="Section" name="section" value=${hand.section} onInput=${onInput}
-      placeholder="2468" size="10" />
+      placeholder="2468" size="14" list="sections" />
+    <datalist id="sections">${sections.map((s) => html`<option value=${s} />`)}</datalist>
     <${Field} label="Value" name="value" value=${hand.value} onInput=${onInput}
-      inputmode="numeric" size="5" />
+      type="number" min="0" step="5" inputmode="numeric" size="5" />
     <${Field} label="Id (optional)" name="id" value=${hand.id} onInput=${onInput} size="10" />
     <div>
       <${Flag} label="Concealed (C)" name="concealed" hand=${hand} onInput=${onInput} />
@@ -113,6 +161,10 @@ function LineForm({ index, hand, onInput, onKey }) {
       <input name="pattern" value=${hand.pattern} autocomplete="off" spellcheck="false"
         onInput=${(e) => onInput("pattern", e.target.value)} /></label>
     <${Palette} onKey=${onKey} />
+    <${LinePreview} hand=${hand} summary=${summary} problems=${problems} />
+    <p class="hint">A token is a run of symbols ending in one suit letter; a space starts the
+      next group. <a href="/docs/card-language.md#3-the-pattern-language">The pattern
+      language</a>.</p>
     <${Field} label="Note" name="note" value=${hand.note} onInput=${onInput} size="40" />
   </section>`;
 }
@@ -132,7 +184,7 @@ function useChecks(card) {
         setResult({ error: data.error || `the server answered ${status}` });
         return;
       }
-      setResult({ ...data, placed: placeProblems(data.problems, where) });
+      setResult({ ...data, placed: placeProblems(data.problems, where, card) });
     }, 250);
     return () => clearTimeout(t);
   }, [card]);
@@ -152,7 +204,7 @@ function Status({ card, result }) {
     the card is good.</p>`;
 }
 
-function Header({ card, setCard, onOpen }) {
+function Header({ card, setCard, onOpen, mine }) {
   return html`<div class="card-head">
     <label>Card name <input name="card-name" value=${card.name}
       onInput=${(e) => setCard({ ...card, name: e.target.value })} /></label>
@@ -160,7 +212,10 @@ function Header({ card, setCard, onOpen }) {
       onInput=${(e) => setCard({ ...card, edition: e.target.value })} /></label>
     <label>Open a card file <input type="file" accept=".toml,text/plain"
       onChange=${(e) => e.target.files[0] && onOpen(e.target.files[0])} /></label>
-  </div>`;
+  </div>
+  ${mine.length > 0 && html`<nav class="my-cards" aria-label="Your saved cards">Your cards:
+    ${mine.map((c) => html` <a href=${`/cards/${c.id}`}>${c.name}</a>`)}
+    \u00b7 <a href="/cards">a new card</a></nav>`}`;
 }
 
 function SaveBar({ card, result, saved, onSave, message }) {
@@ -169,12 +224,22 @@ function SaveBar({ card, result, saved, onSave, message }) {
   return html`<div class="actions">
     <button type="button" class="primary" id="save-card" onClick=${onSave}
       disabled=${!result || !result.ok}>Save the card</button>
-    <a class="button" download="card.toml" href="#"
+    <a class="button" id="download-card" download=${fileName(card.name)} href="#"
       onClick=${(e) => { e.currentTarget.href = blob(); }}>Download the TOML file</a>
     ${saved && html`<a class="button primary" id="play-card" href=${`/?card=${saved}`}>
       Play a table with this card</a>`}
     ${message && html`<span role="status" id="save-status">${message}</span>`}
-  </div>`;
+  </div>
+  <p class="hint">Saving keeps the card here, for your tables (this browser only), and
+    downloads it as a TOML file: keep that file, it is the card.</p>`;
+}
+
+function useSavedCards(saved) {
+  const [mine, setMine] = useState([]);
+  useEffect(() => {
+    fetch("/api/cards").then((r) => r.json()).then((d) => setMine(d.cards || []));
+  }, [saved]);
+  return mine;
 }
 
 function Editor() {
@@ -183,6 +248,7 @@ function Editor() {
   const [saved, setSaved] = useState(SAVED);
   const [message, setMessage] = useState("");
   const result = useChecks(card);
+  const mine = useSavedCards(saved);
   const hand = card.hands[sel] || card.hands[0];
 
   async function load(source) {
@@ -206,7 +272,7 @@ function Editor() {
   const setHand = (i, h) => setCard({ ...card, hands: card.hands.map((x, k) => (k === i ? h : x)) });
   const onInput = (name, value) => setHand(sel, { ...hand, [name]: value });
   const onKey = (k) => onInput("pattern", k === "\b" ? hand.pattern.slice(0, -1)
-    : (hand.pattern + k).replace(/ {2,}/g, " "));
+    : (hand.pattern + k).replace(/ {2,}/g, " ").replace(/^ /, ""));
   const actions = {
     select: setSel,
     move(i, d) {
@@ -236,15 +302,19 @@ function Editor() {
     }
     setSaved(data.id);
     history.replaceState(null, "", data.edit_url);
-    setMessage(`Saved "${data.name}". It is offered in the lobby.`);
+    download(data.download_url, data.file);
+    setMessage(`Saved "${data.name}" for your tables, and downloaded as ${data.file}.`);
   }
 
   const placed = result && result.placed;
+  const sections = [...new Set([...card.hands.map((h) => h.section).filter(Boolean),
+    ...SECTIONS])];
   return html`<h1>Card editor</h1>
     <p class="hint">Type in the card you play with, one line at a time. The card is a TOML
-      file (docs/card-language.md): save it to play it here, or download the file.</p>
+      file (<a href="/docs/card-language.md">how a card file is written</a>): save it to
+      play it here, and keep the file.</p>
     <section class="card-panel">
-      <${Header} card=${card} setCard=${setCard}
+      <${Header} card=${card} setCard=${setCard} mine=${mine}
         onOpen=${(file) => file.text().then(load)} />
       <${Status} card=${card} result=${result} />
       <${SaveBar} card=${card} result=${result} saved=${saved} onSave=${save}
@@ -259,7 +329,9 @@ function Editor() {
           actions=${actions} />`)}</ol>
         <button type="button" id="add-line" onClick=${addLine}>Add a line</button>
       </section>
-      <${LineForm} index=${sel} hand=${hand} onInput=${onInput} onKey=${onKey} />
+      <${LineForm} index=${sel} hand=${hand} sections=${sections} onInput=${onInput}
+        onKey=${onKey} summary=${result && result.hands ? result.hands[sel] : null}
+        problems=${placed ? placed.hands[sel] || [] : []} />
     </div>`;
 }
 

@@ -71,7 +71,6 @@ function Replay({ data }) {
   const v0 = f.views[0];
   const atEnd = i === last;
   return html`<div class="replay-app table-app" id="replay-app" data-step=${i} data-steps=${frames.length}>
-    <h1 class="sr-only">Replay of game ${GAME}</h1>
     <${ReplayControls} i=${i} last=${last} go=${go} playing=${playing} setPlaying=${setPlaying} />
     <div class="replay-now" aria-live="polite">
       <p class="replay-action" id="rp-action" title=${f.action}>${f.said}</p>

@@ -1,0 +1,266 @@
+"""Render the pictures of docs/images/: the lobby, the card editor, a Siamese table (also on
+a phone), its end screen, a Royale and an Imperial table.
+
+    .venv/bin/python tools/screenshots.py            # all of them, into docs/images/
+    .venv/bin/python tools/screenshots.py --out /tmp/shots lobby siamese
+
+The script starts the real server itself (``python -m twinrack.server.app`` on 127.0.0.1, a
+free port, a temporary SQLite file) and stops it at the end. It drives Debian's chromium
+(/usr/bin/chromium) with Playwright and never downloads a browser.
+
+To show a game under way without clicking through it, the player's page is closed: with no
+grace period the server's stand-in bot plays the seat (docs/protocol.md, "Seats and
+bots") while a spectator's page counts the moves, and the picture is taken when the
+player's page is opened again, which takes the seat back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PIL import Image
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import sync_playwright
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--no-first-run"]
+OUT = Path(__file__).resolve().parents[1] / "docs" / "images"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+#: seconds to wait for a game to reach a point (the stand-in bots play quickly)
+GAME_SECONDS = 300.0
+
+
+class ShotError(Exception):
+    """A picture could not be taken: the message says which and why."""
+
+
+@contextmanager
+def running_server(workdir: Path) -> Iterator[str]:
+    """The server on 127.0.0.1 with a fresh SQLite file in ``workdir``; yields its address."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    env = {**os.environ, "TWINRACK_HOST": "127.0.0.1", "TWINRACK_PORT": str(port),
+           "TWINRACK_DATABASE_URL": f"sqlite:///{workdir}/screenshots.db",
+           "TWINRACK_BOT_DELAY": "0.05", "TWINRACK_GRACE_SECONDS": "0",
+           "TWINRACK_CALL_SECONDS": "10", "TWINRACK_RATE_BURST": "0"}
+    log_path = workdir / "server.log"
+    with log_path.open("w") as log:
+        proc = subprocess.Popen([sys.executable, "-m", "twinrack.server.app"], env=env,
+                                cwd=workdir, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        _wait_healthy(base, proc, log_path)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def _wait_healthy(base: str, proc: subprocess.Popen[bytes], log_path: Path) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise ShotError(f"the server exited:\n{log_path.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{base}/healthz", timeout=5) as resp:
+                if resp.status == 200:
+                    return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise ShotError(f"the server did not answer /healthz:\n{log_path.read_text()}")
+
+
+@dataclass
+class Studio:
+    """One browser on one server, and where the pictures go."""
+
+    browser: Any
+    base: str
+    out: Path
+
+    def save(self, page: Any, name: str) -> Path:
+        """The page as it is on screen, in at most 256 colours (a third of the bytes; the
+        pages are flat colours, so nothing is lost to the eye)."""
+        path = self.out / f"{name}.png"
+        shot = page.screenshot(animations="disabled", caret="hide")
+        picture = Image.open(io.BytesIO(shot)).convert("RGB")
+        picture.quantize(colors=256, method=Image.Quantize.MEDIANCUT,
+                         dither=Image.Dither.NONE).save(path, optimize=True)
+        return path
+
+    def new_table(self, ctx: Any, **fields: str) -> str:
+        """A table made through the lobby's form in ``ctx`` (whose seat cookie it gets)."""
+        form = {"name": "Ann", "variant": "siamese", "players": "2", "revision": "2024",
+                "card_choice": "practice", **fields}
+        resp = ctx.request.post(f"{self.base}/tables", form=form)
+        path = resp.url.removeprefix(self.base)
+        if resp.status != 200 or not path.startswith("/t/"):
+            raise ShotError(f"the lobby refused {form}: {resp.status} {resp.text()[:300]}")
+        return path.removeprefix("/t/").split("/")[0]
+
+    def played_to(self, ctx: Any, game_id: str, moves: int) -> Any:
+        """The player's page of that table once the game has gone ``moves`` moves on (or is
+        over): the stand-in bot plays the seat while its page is closed."""
+        page = ctx.new_page()
+        page.goto(f"{self.base}/t/{game_id}")
+        page.wait_for_selector("#table-app")
+        start = int(page.get_attribute("#table-app", "data-version") or 0)
+        page.close()
+        watcher_ctx = self.browser.new_context(viewport=DESKTOP)
+        watcher = watcher_ctx.new_page()
+        watcher.goto(f"{self.base}/t/{game_id}")
+        watcher.wait_for_function(
+            """n => { const a = document.getElementById('table-app');
+                      return a && (Number(a.dataset.version) >= n
+                                   || a.dataset.phase === 'over'); }""",
+            arg=start + moves, timeout=GAME_SECONDS * 1000)
+        watcher_ctx.close()
+        page = ctx.new_page()
+        page.goto(f"{self.base}/t/{game_id}")
+        try:  # the seat's own turn, or the end, makes the clearest picture
+            page.wait_for_selector("#table-app[data-ready='true'], "
+                                   "#table-app[data-phase='over']", timeout=30_000)
+        except PlaywrightTimeout:  # a picture of whatever is on the table will do
+            page.wait_for_selector("#table-app")
+        page.wait_for_timeout(300)  # let the last update paint
+        return page
+
+
+# ---------------------------------------------------------------------- the pictures
+
+
+def lobby(studio: Studio) -> list[Path]:
+    ctx = studio.browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(f"{studio.base}/")
+    page.wait_for_selector("#play-computer")
+    shots = [studio.save(page, "lobby")]
+    ctx.close()
+    return shots
+
+
+def editor(studio: Studio) -> list[Path]:
+    """The editor with the practice card opened, one line chosen to edit."""
+    from twinrack.card import practice_card
+
+    ctx = studio.browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    page.goto(f"{studio.base}/cards")  # gives the browser the cookie its cards are kept under
+    resp = ctx.request.post(f"{studio.base}/api/cards",
+                            data={"source": practice_card().source})
+    if resp.status != 200:
+        raise ShotError(f"the practice card was not saved: {resp.status} {resp.text()[:300]}")
+    page.goto(f"{studio.base}{resp.json()['edit_url']}")
+    page.locator("ol.lines li .ways").first.wait_for()
+    page.wait_for_timeout(500)
+    shots = [studio.save(page, "card-editor")]
+    ctx.close()
+    return shots
+
+
+def siamese(studio: Studio) -> list[Path]:
+    """A Siamese game against the expert, some moves in; the same on a phone; its end."""
+    ctx = studio.browser.new_context(viewport=DESKTOP)
+    game_id = studio.new_table(ctx, seat1="expert")
+    page = studio.played_to(ctx, game_id, 24)
+    shots = [studio.save(page, "table-siamese")]
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(300)
+    shots.append(studio.save(page, "table-phone"))
+    page.close()
+    page = studio.played_to(ctx, game_id, 10_000)  # to the end
+    page.set_viewport_size(DESKTOP)
+    page.wait_for_selector("#score")
+    shots.append(studio.save(page, "end-screen"))
+    ctx.close()
+    return shots
+
+
+def royale(studio: Studio) -> list[Path]:
+    ctx = studio.browser.new_context(viewport=DESKTOP)
+    game_id = studio.new_table(ctx, variant="royale", players="4", seat1="greedy",
+                               seat2="greedy", seat3="greedy")
+    shots = [studio.save(studio.played_to(ctx, game_id, 40), "table-royale")]
+    ctx.close()
+    return shots
+
+
+def imperial(studio: Studio) -> list[Path]:
+    ctx = studio.browser.new_context(viewport=DESKTOP)
+    game_id = studio.new_table(ctx, variant="imperial", players="2", seat1="greedy")
+    shots = [studio.save(studio.played_to(ctx, game_id, 20), "table-imperial")]
+    ctx.close()
+    return shots
+
+
+PICTURES: dict[str, Callable[[Studio], list[Path]]] = {
+    "lobby": lobby, "editor": editor, "siamese": siamese, "royale": royale,
+    "imperial": imperial,
+}
+
+
+def make_screenshots(out: Path = OUT, only: list[str] | None = None) -> list[Path]:
+    """Take the pictures named in ``only`` (all of :data:`PICTURES` by default) into
+    ``out``; returns the files written."""
+    names = only or list(PICTURES)
+    unknown = [n for n in names if n not in PICTURES]
+    if unknown:
+        raise ShotError(f"no picture called {', '.join(unknown)} (there are "
+                        f"{', '.join(PICTURES)})")
+    if not CHROMIUM.exists():
+        raise ShotError(f"{CHROMIUM} is missing: apt-get install chromium (this script "
+                        "never downloads a browser)")
+    out.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    with tempfile.TemporaryDirectory(prefix="twinrack-shots-") as tmp, \
+            running_server(Path(tmp)) as base, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS,
+                                     headless=True)
+        try:
+            studio = Studio(browser, base, out)
+            for name in names:
+                written += PICTURES[name](studio)
+        finally:
+            browser.close()
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("pictures", nargs="*", metavar="PICTURE",
+                        help=f"which to take ({', '.join(PICTURES)}; all by default)")
+    parser.add_argument("--out", type=Path, default=OUT, help="where the PNG files go")
+    args = parser.parse_args(argv)
+    try:
+        written = make_screenshots(args.out, args.pictures)
+    except ShotError as err:
+        print(f"screenshots: {err}", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"{path} ({path.stat().st_size // 1024} kB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
