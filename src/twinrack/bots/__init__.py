@@ -10,12 +10,13 @@ from collections.abc import Callable
 from twinrack.bots.driver import Bot, Decision, Driver, play_out
 from twinrack.bots.expert import ExpertBot
 from twinrack.bots.greedy import GreedyBot
+from twinrack.bots.master import MasterBot
 from twinrack.bots.random_bot import RandomBot
 from twinrack.card import Card
 
 #: every bot by name: what makes one for a game played with a card
 BOTS: dict[str, Callable[[Card], Bot]] = {"random": RandomBot, "greedy": GreedyBot,
-                                          "expert": ExpertBot}
+                                          "expert": ExpertBot, "master": MasterBot}
 
-__all__ = ["BOTS", "Bot", "Decision", "Driver", "ExpertBot", "GreedyBot", "RandomBot",
+__all__ = ["BOTS", "Bot", "Decision", "Driver", "ExpertBot", "GreedyBot", "MasterBot", "RandomBot",
            "play_out"]

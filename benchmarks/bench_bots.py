@@ -1,0 +1,90 @@
+"""What the master's search costs: per imagined game (a *simulation*, played once per
+choice), per rollout, and per decision at a budget, next to the expert's decision.
+
+    .venv/bin/python benchmarks/bench_bots.py [--games 2] [--simulations 8] [--json]
+
+Positions come from seeded expert-against-expert games of Siamese (2024 rules); at each
+of the first seat's decisions the master decides on the same view, with the same random
+state, and its search is timed. Timings depend on the machine's load: compare runs made
+side by side, not across machines.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from typing import Any
+
+import numpy as np
+
+from twinrack.bots import ExpertBot, MasterBot
+from twinrack.bots.driver import Driver
+from twinrack.card import practice_card
+from twinrack.engine import RuleSet, legal_actions, new_game, view
+from twinrack.engine.shuffle import derive_seed
+
+
+def bench(games: int, simulations: int) -> dict[str, Any]:
+    card = practice_card()
+    master = MasterBot(card, simulations=simulations)
+    decisions: list[float] = []
+    searched: list[float] = []
+    per_simulation: list[float] = []
+    per_rollout: list[float] = []
+    expert_times: list[float] = []
+    for g in range(games):
+        game = new_game(RuleSet(), seed=derive_seed(9, "bench-bots", g), card=card)
+        bots = {s: ExpertBot(card, budget_ms=float("inf")) for s in range(2)}
+        driver = Driver(game, bots, {0: random.Random(g), 1: random.Random(g + 100)})
+        while (seat := driver.bot_to_act()) is not None:
+            seen, legal = view(game, seat), legal_actions(game, seat)
+            start = time.perf_counter()
+            action = bots[seat].choose(seen, legal, driver.rngs[seat])
+            expert_took = time.perf_counter() - start
+            if seat == 0:
+                expert_times.append(expert_took)
+                start = time.perf_counter()
+                master.choose(seen, legal, random.Random(len(decisions)))
+                took = time.perf_counter() - start
+                decisions.append(took)
+                if master.last_search:
+                    # the search alone: the master's decision less the expert's on it
+                    search = max(0.0, took - expert_took)
+                    searched.append(took)
+                    per_simulation.append(search / simulations)
+                    per_rollout.append(search / (simulations * len(master.last_search)))
+            driver.play(action)
+
+    def ms(values: list[float], q: float) -> float:
+        return round(float(np.percentile(values, q)) * 1000, 2) if values else 0.0
+
+    return {"games": games, "simulations": simulations, "decisions": len(decisions),
+            "searched": len(searched),
+            "master_ms_p50": ms(decisions, 50), "master_ms_p99": ms(decisions, 99),
+            "searched_ms_p50": ms(searched, 50), "searched_ms_p99": ms(searched, 99),
+            "simulation_ms_mean": round(statistics.fmean(per_simulation) * 1000, 2)
+            if per_simulation else 0.0,
+            "rollout_ms_mean": round(statistics.fmean(per_rollout) * 1000, 2)
+            if per_rollout else 0.0,
+            "expert_ms_p50": ms(expert_times, 50), "expert_ms_p99": ms(expert_times, 99)}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=2)
+    ap.add_argument("--simulations", type=int, default=MasterBot().simulations)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    row = bench(args.games, args.simulations)
+    if args.json:
+        print(json.dumps(row))
+        return
+    for k, v in row.items():
+        print(f"{k:<20} {v}")
+
+
+if __name__ == "__main__":
+    main()
