@@ -6,6 +6,7 @@ import json
 import random
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -14,7 +15,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from twinrack.bots import BOTS, Bot, arena, play_out
+from twinrack.bots import BOTS, Bot, MasterBot, arena, play_out
 from twinrack.bots.arena import GameResult, Setup
 from twinrack.card import Card, load_card
 from twinrack.engine import GameState, RulesError, RuleSet, new_game, score, settlement
@@ -139,6 +140,8 @@ def simulate_command(
     = False,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+    simulations: Annotated[int | None, typer.Option(
+        "--simulations", help="the master's budget: imagined games per decision")] = None,
 ) -> None:
     """Play games between bots and report the results.
 
@@ -157,8 +160,14 @@ def simulate_command(
     except RulesError as err:
         _fail(f"{err.message} (one bot per player: --bots gave {len(names)})"
               if err.code == "bad_player_count" else err.message)
+    if simulations is not None and simulations < 1:
+        _fail("--simulations must be at least 1")
     out_dir = _record_folder(record) if record is not None else None
-    setup = Setup(rules, _card(card), names, seed, duplicate, record=out_dir is not None)
+    registry: dict[str, Callable[[Card], Bot]] = dict(BOTS)
+    if simulations is not None:
+        registry["master"] = partial(MasterBot, simulations=simulations)
+    setup = Setup(rules, _card(card), names, seed, duplicate, record=out_dir is not None,
+                  registry=registry)
     result = _run_with_progress(setup, games, jobs, out_dir, show=not quiet)
     if as_json:
         sys.stdout.write(json.dumps(result) + "\n")
