@@ -265,7 +265,7 @@ class ExpertBot(GreedyBot):
             a = self.plans.rack_aways(with_tile, ex)
             lines = {int(h) for h in self.plans.way_hand[np.flatnonzero(a == 0)]}
             for h in lines:
-                best = max(best, hand_points(self.plans.hands[h], False, not ex, seat.scoring))
+                best = max(best, hand_points(self.card.hands[h], False, not ex, seat.scoring))
         return best
 
     def complete_racks(self, free: Sequence[int], racks: Racks) -> int:
