@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import random
 import sys
 from collections.abc import Callable, Sequence
@@ -15,7 +16,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from twinrack.bots import BOTS, Bot, MasterBot, arena, play_out
+from twinrack.bots import BOTS, Bot, ExpertBot, MasterBot, arena, play_out
 from twinrack.bots.arena import GameResult, Setup
 from twinrack.card import Card, load_card
 from twinrack.engine import GameState, RulesError, RuleSet, new_game, score, settlement
@@ -142,6 +143,9 @@ def simulate_command(
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
     simulations: Annotated[int | None, typer.Option(
         "--simulations", help="the master's budget: imagined games per decision")] = None,
+    untimed: Annotated[bool, typer.Option(
+        "--untimed", help="the expert without its time budget (decisions do not depend "
+                          "on the machine's load)")] = False,
 ) -> None:
     """Play games between bots and report the results.
 
@@ -166,6 +170,8 @@ def simulate_command(
     registry: dict[str, Callable[[Card], Bot]] = dict(BOTS)
     if simulations is not None:
         registry["master"] = partial(MasterBot, simulations=simulations)
+    if untimed:
+        registry["expert"] = partial(ExpertBot, budget_ms=math.inf)
     setup = Setup(rules, _card(card), names, seed, duplicate, record=out_dir is not None,
                   registry=registry)
     result = _run_with_progress(setup, games, jobs, out_dir, show=not quiet)
