@@ -36,6 +36,8 @@ def bench(games: int, simulations: int) -> dict[str, Any]:
     per_rollout: list[float] = []
     expert_times: list[float] = []
     cpu_times: list[float] = []  # the master's decisions in processor time (less load-bound)
+    cpu_per_simulation: list[float] = []
+    cpu_per_rollout: list[float] = []
     for g in range(games):
         game = new_game(RuleSet(), seed=derive_seed(9, "bench-bots", g), card=card)
         bots = {s: ExpertBot(card, budget_ms=float("inf")) for s in range(2)}
@@ -43,8 +45,10 @@ def bench(games: int, simulations: int) -> dict[str, Any]:
         while (seat := driver.bot_to_act()) is not None:
             seen, legal = view(game, seat), legal_actions(game, seat)
             start = time.perf_counter()
+            cpu = time.process_time()
             action = bots[seat].choose(seen, legal, driver.rngs[seat])
             expert_took = time.perf_counter() - start
+            expert_cpu = time.process_time() - cpu
             if seat == 0:
                 expert_times.append(expert_took)
                 start = time.perf_counter()
@@ -59,10 +63,16 @@ def bench(games: int, simulations: int) -> dict[str, Any]:
                     searched.append(took)
                     per_simulation.append(search / simulations)
                     per_rollout.append(search / (simulations * len(master.last_search)))
+                    search_cpu = max(0.0, cpu_times[-1] - expert_cpu)
+                    cpu_per_simulation.append(search_cpu / simulations)
+                    cpu_per_rollout.append(search_cpu / (simulations * len(master.last_search)))
             driver.play(action)
 
     def ms(values: list[float], q: float) -> float:
         return round(float(np.percentile(values, q)) * 1000, 2) if values else 0.0
+
+    def mean_ms(values: list[float]) -> float:
+        return round(statistics.fmean(values) * 1000, 2) if values else 0.0
 
     return {"games": games, "simulations": simulations, "decisions": len(decisions),
             "searched": len(searched),
@@ -73,6 +83,8 @@ def bench(games: int, simulations: int) -> dict[str, Any]:
             if per_simulation else 0.0,
             "rollout_ms_mean": round(statistics.fmean(per_rollout) * 1000, 2)
             if per_rollout else 0.0,
+            "simulation_cpu_ms_mean": mean_ms(cpu_per_simulation),
+            "rollout_cpu_ms_mean": mean_ms(cpu_per_rollout),
             "expert_ms_p50": ms(expert_times, 50), "expert_ms_p99": ms(expert_times, 99)}
 
 
