@@ -11,7 +11,7 @@ import pytest
 from tests.engine.helpers import R, rig
 from twinrack.bots import BOTS, DESCRIPTIONS
 from twinrack.bots.greedy import open_racks
-from twinrack.bots.levels import BeginnerBot, IntermediateBot
+from twinrack.bots.levels import BeginnerBot, ChasingBot, IntermediateBot
 from twinrack.bots.plans import Plan, RackPlan
 from twinrack.bots.seen import Position, position
 from twinrack.card import practice_card
@@ -52,7 +52,7 @@ def test_useful_exposures_are_sometimes_let_go(name: str, seed: int, answer: str
     assert decided.body() == answer
 
 
-def farther_plan(bot: BeginnerBot, seat: Position, by: int) -> Plan:
+def farther_plan(bot: ChasingBot, seat: Position, by: int) -> Plan:
     """A plan of other lines, at least ``by`` tiles farther than the best one."""
     racks = open_racks(seat)
     (r1, e1), (r2, e2) = racks

@@ -12,10 +12,10 @@ import pytest
 
 from tests.bots.untimed import UNTIMED_BOTS
 from twinrack.bots.review import Judge, review
-from twinrack.bots.seen import position
+from twinrack.bots.seen import Position, position
 from twinrack.card import practice_card
 from twinrack.cli import main
-from twinrack.engine import Discard, RuleSet, apply, legal_actions, new_game, view
+from twinrack.engine import Discard, RuleSet, View, apply, legal_actions, new_game, view
 from twinrack.engine.record import record_of
 from twinrack.engine.shuffle import derive_seed
 from twinrack.tiles import CANONICAL
@@ -42,10 +42,16 @@ def game_with_a_bad_discard() -> tuple[dict[str, object], int, str]:
             if discards == BAD_AT:
                 me = position(seen)
                 options = [a for a in legal if isinstance(a, Discard)]
-                action = min(options, key=lambda a: (judge.after(seen, me, a).points, a.tile))
+                action = min(options, key=lambda a: (points_after(judge, seen, me, a), a.tile))
                 bad = (len(game.actions) + 1, CANONICAL[action.tile])
         apply(game, action)
     return record_of(game), bad[0], bad[1]
+
+
+def points_after(judge: Judge, seen: View, me: Position, action: Discard) -> float:
+    outlook = judge.after(seen, me, action)
+    assert outlook is not None  # a discard is always rated by the odds
+    return outlook.points
 
 
 @pytest.fixture(scope="module")
