@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import random
@@ -143,6 +144,9 @@ def simulate_command(
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
     simulations: Annotated[int | None, typer.Option(
         "--simulations", help="the master's budget: imagined games per decision")] = None,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", help="play the games on a Ray cluster at this address ('local' starts "
+                      "one here; needs the ray extra)")] = None,
     untimed: Annotated[bool, typer.Option(
         "--untimed", help="the expert without its time budget (decisions do not depend "
                           "on the machine's load)")] = False,
@@ -166,6 +170,8 @@ def simulate_command(
               if err.code == "bad_player_count" else err.message)
     if simulations is not None and simulations < 1:
         _fail("--simulations must be at least 1")
+    if ray is not None and importlib.util.find_spec("ray") is None:
+        _fail("--ray needs the optional extra: pip install -e '.[ray]'")
     out_dir = _record_folder(record) if record is not None else None
     registry: dict[str, Callable[[Card], Bot]] = dict(BOTS)
     if simulations is not None:
@@ -174,7 +180,7 @@ def simulate_command(
         registry["expert"] = partial(ExpertBot, budget_ms=math.inf)
     setup = Setup(rules, _card(card), names, seed, duplicate, record=out_dir is not None,
                   registry=registry)
-    result = _run_with_progress(setup, games, jobs, out_dir, show=not quiet)
+    result = _run_with_progress(setup, games, jobs, out_dir, show=not quiet, ray_address=ray)
     if as_json:
         sys.stdout.write(json.dumps(result) + "\n")
         return
@@ -207,7 +213,7 @@ def _record_folder(text: str) -> Path:
 
 
 def _run_with_progress(setup: Setup, games: int, jobs: int, record_dir: Path | None,
-                       show: bool) -> dict[str, Any]:
+                       show: bool, ray_address: str | None = None) -> dict[str, Any]:
     """Play the run with a progress bar on a terminal's stderr."""
     total = games * (len(setup.bots) if setup.duplicate else 1)
     stderr = Console(stderr=True)
@@ -215,7 +221,8 @@ def _run_with_progress(setup: Setup, games: int, jobs: int, record_dir: Path | N
                   MofNCompleteColumn(), TimeRemainingColumn(), console=stderr,
                   disable=not (show and stderr.is_terminal), transient=True) as bar:
         task = bar.add_task(f"{','.join(setup.bots)} on {setup.rules.variant}", total=total)
-        return arena.run(setup, games, jobs, record_dir, lambda _r: bar.advance(task))
+        return arena.run(setup, games, jobs, record_dir, lambda _r: bar.advance(task),
+                         ray_address)
 
 
 def replay_command(

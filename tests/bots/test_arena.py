@@ -165,3 +165,13 @@ def test_records_with_jobs(tmp_path: Any) -> None:
     files = sorted(tmp_path.glob("*.json"))
     assert len(files) == 4
     assert main(["replay", str(files[-1]), "--verify"]) == 0
+
+
+def test_simulate_on_ray_without_the_extra_says_how_to_get_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    assert main(["simulate", "--games", "1", "--ray", "local"]) == 2
+    assert capsys.readouterr().err == (
+        "twinrack: --ray needs the optional extra: pip install -e '.[ray]'\n")
