@@ -245,6 +245,11 @@ def explain(played: Action, best: Action, mine: Outlook, theirs: Outlook) -> str
         only_mine, only_theirs = list(mine.lines), list(theirs.lines)
     kept = " + ".join(only_mine) or "no line"
     lost = " + ".join(only_theirs) or "no line"
+    if isinstance(played, Discard) and isinstance(best, Discard) and kept == lost:
+        return (f"keeping {tile_words(best.tile)} left {kept} {mine.away} away "
+                f"({mine.chance:.0%} to finish); throwing {tile_words(best.tile)} instead "
+                f"of {tile_words(played.tile)} left it {theirs.away} away "
+                f"({theirs.chance:.0%} to finish)")
     if isinstance(played, Discard) and isinstance(best, Discard):
         return (f"keeping {tile_words(best.tile)} kept {kept} alive ({mine.away} away, "
                 f"{mine.chance:.0%} to finish) but gave up {lost}, which was "
