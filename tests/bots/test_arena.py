@@ -126,7 +126,8 @@ def test_shared_top_scores_and_spent_walls_are_told_apart(
     (["--bots", ","],
      "--bots: empty bot name in ',' (one bot per player, comma-separated, like "
      "greedy,random)"),
-    (["--bots", "greedy,nobody"], "unknown bot 'nobody' (known: expert, greedy, random)"),
+    (["--bots", "greedy,nobody"], "unknown bot 'nobody' (known: beginner, expert, greedy, "
+                                  "intermediate, master, random)"),
     (["--games", "0"], "--games must be at least 1"),
 ])
 def test_simulate_refuses_bad_options(capsys: pytest.CaptureFixture[str], args: list[str],
