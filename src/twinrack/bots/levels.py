@@ -174,5 +174,5 @@ DESCRIPTIONS: dict[str, str] = {
     "intermediate": "Knows the card: plays tiles away, sticks to a plan, misses a few claims.",
     "greedy": "Steady: always plays the tile that leaves it nearest a Mah Jongg.",
     "expert": "Strong: weighs the odds of every line and will not feed you a Mah Jongg.",
-    "master": "Strongest: plays the game out in its head before each close decision.",
+    "master": "The expert, playing each close decision out in its head first: slower.",
 }
