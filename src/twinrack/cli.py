@@ -333,6 +333,10 @@ from twinrack.cli_play import register as _register_play  # noqa: E402
 
 _register_play(app)
 
+from twinrack.cli_review import register as _register_review  # noqa: E402
+
+_register_review(app)
+
 
 # ---------------------------------------------------------------------------- entry
 

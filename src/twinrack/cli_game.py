@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import math
 import random
 import sys
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -14,7 +17,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from twinrack.bots import BOTS, Bot, arena, play_out
+from twinrack.bots import BOTS, Bot, ExpertBot, MasterBot, arena, play_out
 from twinrack.bots.arena import GameResult, Setup
 from twinrack.card import Card, load_card
 from twinrack.engine import GameState, RulesError, RuleSet, new_game, score, settlement
@@ -139,6 +142,14 @@ def simulate_command(
     = False,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
+    simulations: Annotated[int | None, typer.Option(
+        "--simulations", help="the master's budget: imagined games per decision")] = None,
+    ray: Annotated[str | None, typer.Option(
+        "--ray", help="play the games on a Ray cluster at this address ('local' starts "
+                      "one here; needs the ray extra)")] = None,
+    untimed: Annotated[bool, typer.Option(
+        "--untimed", help="the expert without its time budget (decisions do not depend "
+                          "on the machine's load)")] = False,
 ) -> None:
     """Play games between bots and report the results.
 
@@ -157,9 +168,19 @@ def simulate_command(
     except RulesError as err:
         _fail(f"{err.message} (one bot per player: --bots gave {len(names)})"
               if err.code == "bad_player_count" else err.message)
+    if simulations is not None and simulations < 1:
+        _fail("--simulations must be at least 1")
+    if ray is not None and importlib.util.find_spec("ray") is None:
+        _fail("--ray needs the optional extra: pip install -e '.[ray]'")
     out_dir = _record_folder(record) if record is not None else None
-    setup = Setup(rules, _card(card), names, seed, duplicate, record=out_dir is not None)
-    result = _run_with_progress(setup, games, jobs, out_dir, show=not quiet)
+    registry: dict[str, Callable[[Card], Bot]] = dict(BOTS)
+    if simulations is not None:
+        registry["master"] = partial(MasterBot, simulations=simulations)
+    if untimed:
+        registry["expert"] = partial(ExpertBot, budget_ms=math.inf)
+    setup = Setup(rules, _card(card), names, seed, duplicate, record=out_dir is not None,
+                  registry=registry)
+    result = _run_with_progress(setup, games, jobs, out_dir, show=not quiet, ray_address=ray)
     if as_json:
         sys.stdout.write(json.dumps(result) + "\n")
         return
@@ -192,7 +213,7 @@ def _record_folder(text: str) -> Path:
 
 
 def _run_with_progress(setup: Setup, games: int, jobs: int, record_dir: Path | None,
-                       show: bool) -> dict[str, Any]:
+                       show: bool, ray_address: str | None = None) -> dict[str, Any]:
     """Play the run with a progress bar on a terminal's stderr."""
     total = games * (len(setup.bots) if setup.duplicate else 1)
     stderr = Console(stderr=True)
@@ -200,7 +221,8 @@ def _run_with_progress(setup: Setup, games: int, jobs: int, record_dir: Path | N
                   MofNCompleteColumn(), TimeRemainingColumn(), console=stderr,
                   disable=not (show and stderr.is_terminal), transient=True) as bar:
         task = bar.add_task(f"{','.join(setup.bots)} on {setup.rules.variant}", total=total)
-        return arena.run(setup, games, jobs, record_dir, lambda _r: bar.advance(task))
+        return arena.run(setup, games, jobs, record_dir, lambda _r: bar.advance(task),
+                         ray_address)
 
 
 def replay_command(

@@ -126,7 +126,8 @@ def test_shared_top_scores_and_spent_walls_are_told_apart(
     (["--bots", ","],
      "--bots: empty bot name in ',' (one bot per player, comma-separated, like "
      "greedy,random)"),
-    (["--bots", "greedy,nobody"], "unknown bot 'nobody' (known: expert, greedy, random)"),
+    (["--bots", "greedy,nobody"], "unknown bot 'nobody' (known: beginner, expert, greedy, "
+                                  "intermediate, master, random)"),
     (["--games", "0"], "--games must be at least 1"),
 ])
 def test_simulate_refuses_bad_options(capsys: pytest.CaptureFixture[str], args: list[str],
@@ -165,3 +166,13 @@ def test_records_with_jobs(tmp_path: Any) -> None:
     files = sorted(tmp_path.glob("*.json"))
     assert len(files) == 4
     assert main(["replay", str(files[-1]), "--verify"]) == 0
+
+
+def test_simulate_on_ray_without_the_extra_says_how_to_get_it(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    assert main(["simulate", "--games", "1", "--ray", "local"]) == 2
+    assert capsys.readouterr().err == (
+        "twinrack: --ray needs the optional extra: pip install -e '.[ray]'\n")

@@ -25,7 +25,8 @@ def kongs_and(picked: str) -> GameState:
 def test_every_level_is_made_from_the_card_and_answers_to_its_name() -> None:
     card = practice_card()
     assert {name: BOTS[name](card).name for name in BOTS} == {
-        "random": "random", "greedy": "greedy", "expert": "expert"}
+        "random": "random", "beginner": "beginner", "intermediate": "intermediate",
+        "greedy": "greedy", "expert": "expert", "master": "master"}
 
 
 @pytest.mark.parametrize(("name", "picked", "chosen"), [

@@ -58,12 +58,13 @@ CHECKED = {
     ("random", "imperial"): (130, 108), ("greedy", "siamese"): (56, 56),
     ("greedy", "royale"): (134, 134), ("greedy", "imperial"): (60, 50),
     ("expert", "siamese"): (42, 42), ("expert", "royale"): (134, 134),
-    ("expert", "imperial"): (69, 61)}
+    ("expert", "imperial"): (76, 72), ("master", "siamese"): (42, 42),
+    ("master", "royale"): (82, 82), ("master", "imperial"): (66, 61)}
 
 
 @pytest.mark.parametrize(("variant", "players"), [("siamese", 2), ("royale", 3),
                                                   ("imperial", 2)])
-@pytest.mark.parametrize("level", ["random", "greedy", "expert"])
+@pytest.mark.parametrize("level", ["random", "greedy", "expert", "master"])
 def test_same_view_same_decision(level: str, variant: str, players: int) -> None:
     card = practice_card()
     rules = RuleSet.for_variant(variant, players)

@@ -7,9 +7,12 @@ import numpy as np
 import pytest
 
 from tests.bots.stated import at_least, holding, kinds, one_plan
-from twinrack.bots.odds import candidates, chances, needs, tails
+from twinrack.bots.greedy import open_racks
+from twinrack.bots.odds import aways, candidates, chances, needs, tails
 from twinrack.bots.plans import planner
+from twinrack.bots.seen import position
 from twinrack.card import practice_card
+from twinrack.engine import RuleSet, new_game, view
 from twinrack.tiles import NUM_KINDS, parse_tiles
 
 
@@ -72,3 +75,19 @@ def test_candidates_of_one_rack_start_with_the_nearest_way() -> None:
     assert (short_nat[0, row].tolist(), short_big[0, row].tolist()) == (kinds({}),
                                                                         kinds({"8C": 1}))
     assert plans.value[row] == 25
+
+
+def test_four_open_racks_are_planned_two_by_two_on_the_one_holding() -> None:
+    """Imperial before any Mah Jongg: every plan covers the four racks, its demand is the
+    sum of its four ways', and the nearest is as near as the greedy planner's plan."""
+    game = new_game(RuleSet.for_variant("imperial", 2), seed=3)
+    seat = position(view(game, 0))
+    racks = open_racks(seat)
+    pl = planner(practice_card())
+    plans = candidates(pl, seat.free, racks)
+    assert len(racks) == 4 and plans.racks == (0, 1, 2, 3)
+    assert plans.ways.shape == (len(plans), 4) and len(plans) == 144
+    demand = sum(pl.cc.rack(ex).tot[plans.ways[0, i], :NUM_KINDS] for i, (_r, ex)
+                 in enumerate(racks))
+    assert (plans.nat[0] + plans.big[0]).tolist() == demand.tolist()
+    assert int(aways(plans, seat.free).min()) == pl.best(seat.free, racks).away

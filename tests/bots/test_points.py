@@ -9,10 +9,10 @@ import pytest
 from tests.engine.helpers import R, play, rig
 from twinrack.bots.expert import ExpertBot, rival_points
 from twinrack.bots.greedy import GreedyBot
-from twinrack.bots.seen import position, scoring_rules
+from twinrack.bots.seen import Position, position, scoring_rules
 from twinrack.card import practice_card
-from twinrack.engine import GameState, MahJongg, legal_actions, view
-from twinrack.tiles import INDEX
+from twinrack.engine import GameState, MahJongg, RuleSet, legal_actions, view
+from twinrack.tiles import INDEX, NUM_KINDS
 
 STAR = "R R R G G G 0 0 0 N E W S"  # and a Flower: 50, a (*) hand
 AVOID = "F R G 0 N E W S 8B 9B"
@@ -81,3 +81,17 @@ def test_the_scoring_rules_come_from_the_views_table(variant: str, players: int,
     rules = scoring_rules(view(game, 0))
     assert (rules.closed_bonus, rules.royale, rules.players) == (closed_bonus, royale,
                                                                  players)
+
+
+def test_a_claimed_mahjongg_on_the_cards_last_line_is_worth_that_lines_points() -> None:
+    """The lines after the declared one keep their card numbers: a Mah Jongg made with a
+    discard on the card's last line (Special-6, concealed) is valued as that line, with
+    the closed bonus (it once looked the line up one place off, past the end)."""
+    card = practice_card()
+    free = [0] * NUM_KINDS
+    for tile, n in {"1B": 4, "9C": 4, "1D": 1, "9D": 1, "N": 2, "S": 1}.items():
+        free[INDEX[tile]] = n
+    rules = RuleSet().scoring_rules()
+    seat = Position(0, tuple(free), (0,), ((),), None, None, (0,) * NUM_KINDS, rules)
+    assert card.hands[69].id == "Special-6"
+    assert ExpertBot(card).claim_points(seat, INDEX["S"]) == 50 + rules.closed_bonus

@@ -1,4 +1,5 @@
-"""The bots for tests that compare decisions exactly: the expert without its time budget.
+"""The bots for tests that compare decisions exactly: the expert without its time budget,
+and the master (never timed unless asked) with a small budget of simulations, for speed.
 
 Its sampled futures stop at a deadline (150 ms a decision, far above what a decision takes
 on an idle machine); on a loaded machine a decision can run past it and come out
@@ -11,8 +12,9 @@ import math
 from collections.abc import Callable
 from functools import partial
 
-from twinrack.bots import BOTS, Bot, ExpertBot
+from twinrack.bots import BOTS, Bot, ExpertBot, MasterBot
 from twinrack.card import Card
 
 UNTIMED_BOTS: dict[str, Callable[[Card], Bot]] = {
-    **BOTS, "expert": partial(ExpertBot, budget_ms=math.inf)}
+    **BOTS, "expert": partial(ExpertBot, budget_ms=math.inf),
+    "master": partial(MasterBot, simulations=1)}

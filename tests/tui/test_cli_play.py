@@ -14,7 +14,8 @@ from twinrack.cli import main
      "--variant: unknown variant 'mahjong' (expected siamese, royale, imperial)"),
     (["--players", "3"], "Siamese is played by 2 players"),
     (["--variant", "royale", "--players", "2"], "Royale is played by 3 or 4 players"),
-    (["--bot", "nobody"], "--bot: unknown bot 'nobody' (known: expert, greedy, random)"),
+    (["--bot", "nobody"], "--bot: unknown bot 'nobody' (known: beginner, expert, greedy, "
+                          "intermediate, master, random)"),
     (["--revision", "1999"], "--revision: unknown revision '1999' (expected 2024 or 2019)"),
     (["--seed", "three"], "Invalid value for '--seed': Input should be a valid integer, "
                           "unable to parse string as an integer"),

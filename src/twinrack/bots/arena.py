@@ -126,8 +126,28 @@ def _work(task: Task) -> GameResult:
     return play_task(_SETUP[0], task)
 
 
-def play_all(setup: Setup, tasks: Sequence[Task], jobs: int = 1) -> Iterator[GameResult]:
-    """Results in task order, whatever the number of processes."""
+def play_on_ray(setup: Setup, tasks: Sequence[Task], address: str) -> Iterator[GameResult]:
+    """The games played as tasks of a Ray cluster (``address``; ``local`` starts one on
+    this machine), results in task order: each game is fixed by its task alone, so they
+    are the local run's. Needs the optional extra (``pip install -e '.[ray]'``)."""
+    import ray  # the optional extra: imported only when asked for
+
+    if not ray.is_initialized():
+        ray.init(address=None if address == "local" else address, include_dashboard=False,
+                 log_to_driver=False, configure_logging=False)
+    remote = ray.remote(play_task)
+    shared = ray.put(setup)
+    pending = [remote.remote(shared, t) for t in tasks]
+    for ref in pending:
+        yield ray.get(ref)
+
+
+def play_all(setup: Setup, tasks: Sequence[Task], jobs: int = 1,
+             ray_address: str | None = None) -> Iterator[GameResult]:
+    """Results in task order, whatever the number of processes (or the Ray cluster)."""
+    if ray_address is not None:
+        yield from play_on_ray(setup, tasks, ray_address)
+        return
     if jobs <= 1 or len(tasks) <= 1:
         for t in tasks:
             yield play_task(setup, t)
@@ -218,12 +238,13 @@ def summarize(setup: Setup, results: Sequence[GameResult], seconds: float,
 
 
 def run(setup: Setup, deals: int, jobs: int = 1, record_dir: Path | None = None,
-        progress: Callable[[GameResult], None] | None = None) -> dict[str, Any]:
+        progress: Callable[[GameResult], None] | None = None,
+        ray_address: str | None = None) -> dict[str, Any]:
     """Play ``deals`` deals (each once per rotation with ``duplicate``) and report."""
     tasks = setup.tasks(deals)
     results: list[GameResult] = []
     started = time.perf_counter()
-    for res in play_all(setup, tasks, jobs):
+    for res in play_all(setup, tasks, jobs, ray_address):
         if record_dir is not None and res.record is not None:
             path = record_dir / f"game-{res.index + 1:05d}.json"
             path.write_text(json.dumps(res.record, indent=1) + "\n", encoding="utf-8")

@@ -18,8 +18,9 @@
   likely to complete that rack (:mod:`twinrack.bots.danger`).
 * Claims, exposures and Joker exchanges are judged by the same chance of finishing.
 
-With three or four open racks (Imperial before its first Mah Jonggs) it plays like the
-greedy bot, whose rack-by-rack plans scale to four racks.
+With three or four open racks (Imperial before its first Mah Jonggs) the racks are planned
+two by two, each pair's nearest plans combined into plans for all of them, whose chance is
+counted on the one shared holding.
 """
 
 from __future__ import annotations
@@ -233,9 +234,9 @@ class ExpertBot(GreedyBot):
         return float(self.utilities(free, [free], racks, unseen_counts, picks)[0])
 
     def planned(self, seat: Position) -> bool:
-        """Whether the expert plans this position (one or two open racks); otherwise it
-        plays like the greedy bot (three or four open racks, Imperial)."""
-        return 1 <= len(open_racks(seat)) <= 2
+        """Whether the expert plans this position: any open rack (three or four in
+        Imperial are planned two by two, :func:`twinrack.bots.odds.by_pairs`)."""
+        return 1 <= len(open_racks(seat)) <= 4
 
     # ------------------------------------------------------------------ decisions
 

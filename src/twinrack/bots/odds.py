@@ -100,10 +100,17 @@ class Plans:
                      pl.cc.way_concealed[ways[:, 0]], (self.exposed[i],))
 
 
+#: with three or four open racks, the nearest plans of each pair of racks that are combined
+PAIR_PLANS = 12
+
+
 def candidates(pl: Planner, free: Sequence[int], racks: Sequence[tuple[int, Exposures]],
                per_rack: int = 40, slack: int = 2, cap: int = 300) -> Plans:
-    """The plans worth scoring for one or two open racks: the nearest ways of each rack,
-    paired, keeping pairs within ``slack`` tiles of the best (at most ``cap``)."""
+    """The plans worth scoring for the open racks: for one or two, the nearest ways of
+    each rack, paired, keeping pairs within ``slack`` tiles of the best (at most ``cap``);
+    for three or four (Imperial), the racks two by two (:func:`by_pairs`)."""
+    if len(racks) > 2:
+        return by_pairs(pl, free, racks, per_rack, slack, cap)
     cc = pl.cc
     c = np.asarray(free, dtype=np.int64)
     demands = [cc.rack(ex) for _r, ex in racks]
@@ -142,6 +149,44 @@ def candidates(pl: Planner, free: Sequence[int], racks: Sequence[tuple[int, Expo
                            else np.zeros(0, dtype=bool), dtype=bool)
     return Plans(tuple(r for r, _ex in racks), ways.astype(np.int64), nat, tot - nat,
                  value.astype(np.int64), concealed, tuple(bool(ex) for _r, ex in racks))
+
+
+def aways(plans: Plans, holding: Sequence[int]) -> IntArray:
+    """Each plan's tiles away from one holding (Jokers fill the groups' shortfall)."""
+    short_nat, short_big, jokers = needs(plans, np.asarray([holding], dtype=np.int64))
+    out: IntArray = short_nat[0].sum(axis=1) + np.maximum(
+        short_big[0].sum(axis=1) - jokers[0], 0)
+    return out
+
+
+def by_pairs(pl: Planner, free: Sequence[int], racks: Sequence[tuple[int, Exposures]],
+             per_rack: int, slack: int, cap: int) -> Plans:
+    """Plans for three or four open racks: the first two racks' plans, then the others'
+    from the tiles the nearest of those leaves (as the greedy planner pairs them), the
+    ``PAIR_PLANS`` nearest of each side combined. A plan's demand is summed over all its
+    racks, so its chance is counted on the one shared holding."""
+    first = candidates(pl, free, racks[:2], per_rack, slack, cap)
+    if not len(first):
+        return first
+    a = aways(first, free)
+    top1 = np.argsort(a, kind="stable")[:PAIR_PLANS]
+    rest = list(free)
+    for i, (_r, ex) in enumerate(racks[:2]):
+        took = pl.used(int(first.ways[top1[0], i]), rest, ex)
+        rest = [x - y for x, y in zip(rest, took, strict=True)]
+    second = candidates(pl, rest, racks[2:], per_rack, slack, cap)
+    if not len(second):
+        return Plans(tuple(r for r, _ex in racks), np.zeros((0, len(racks)), dtype=np.int64),
+                     first.nat[:0], first.big[:0], first.value[:0], first.concealed[:0],
+                     tuple(bool(ex) for _r, ex in racks))
+    top2 = np.argsort(aways(second, rest), kind="stable")[:PAIR_PLANS]
+    i1 = np.repeat(top1, len(top2))
+    i2 = np.tile(top2, len(top1))
+    return Plans(first.racks + second.racks,
+                 np.concatenate([first.ways[i1], second.ways[i2]], axis=1),
+                 first.nat[i1] + second.nat[i2], first.big[i1] + second.big[i2],
+                 first.value[i1] + second.value[i2],
+                 first.concealed[i1] | second.concealed[i2], first.exposed + second.exposed)
 
 
 def needs(plans: Plans, holdings: IntArray) -> tuple[IntArray, IntArray, IntArray]:

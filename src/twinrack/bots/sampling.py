@@ -18,6 +18,8 @@ import numpy as np
 import numpy.typing as npt
 
 from twinrack.bots.odds import Plans, needs
+from twinrack.bots.seen import unseen
+from twinrack.engine.view import View
 from twinrack.tiles import JOKER, NUM_KINDS
 
 IntArray = npt.NDArray[np.int64]
@@ -103,3 +105,25 @@ class Futures:
         hz = np.asarray(horizons, dtype=np.int64)
         out: FloatArray = (times[..., None] <= hz).mean(axis=-2)
         return out
+
+
+def deal_hidden(view: View, rng: np.random.Generator
+                ) -> tuple[dict[int, list[int]], list[int]] | None:
+    """One guess at what the seat cannot see: the unseen tiles shuffled, dealt to the
+    other seats (as many as each conceals, as counts) and the rest laid as the wall in
+    picking order. ``None`` when the counts do not add up (a view this cannot explain)."""
+    counts = unseen(view)
+    pool = np.repeat(np.arange(NUM_KINDS), np.asarray(counts, dtype=np.int64))
+    others = [s for s in view.seats if s.seat != view.seat]
+    if len(pool) != sum(s.concealed for s in others) + view.wall_left:
+        return None
+    order = rng.permutation(pool).tolist()
+    hands: dict[int, list[int]] = {}
+    at = 0
+    for s in others:
+        held = [0] * NUM_KINDS
+        for t in order[at:at + s.concealed]:
+            held[t] += 1
+        hands[s.seat] = held
+        at += s.concealed
+    return hands, order[at:]
