@@ -203,12 +203,15 @@ class LiveTable:
         self._broadcast_players()
         self._schedule()
 
-    def leave(self, conn: Connection) -> None:
+    def leave(self, conn: Connection, close: bool = True) -> None:
+        """A connection goes (``close``: its socket's queue is closed too; not when the
+        socket follows its table to another worker of a cluster)."""
         if conn not in self.conns:
             return
         self.conns.discard(conn)
         self.last_used = time.monotonic()
-        conn.send(None)
+        if close:
+            conn.send(None)
         if conn.seat is not None:
             s = self.seats[conn.seat]
             s.connected = max(0, s.connected - 1)
