@@ -119,7 +119,8 @@ class Bus:
                 log.warning("redis: cannot read the inbox (%r)", err)
                 await asyncio.sleep(0.5)
                 continue
-            for _key, entries in got or []:
+            streams: list[Any] = list(got or [])
+            for _key, entries in streams:
                 for entry_id, fields in entries:
                     last = entry_id
                     try:
@@ -152,7 +153,7 @@ class Bus:
                 await asyncio.sleep(0.5)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()
+                    await pubsub.aclose()  # type: ignore[no-untyped-call]
 
     # ------------------------------------------------------------------ heartbeats
 
@@ -164,7 +165,7 @@ class Bus:
 
     async def workers(self) -> dict[str, dict[str, Any]]:
         """The workers whose heartbeat has not run out, with their load."""
-        names = sorted(await self.redis.smembers(WORKERS))
+        names = sorted(str(n) for n in await self.redis.smembers(WORKERS))
         if not names:
             return {}
         beats = await self.redis.mget([heartbeat_key(n) for n in names])
