@@ -405,16 +405,25 @@ class Hub:
                         for s in seats], game["call_seconds"], rebuilt.msg_ids, game["epoch"])
 
     async def routed(self, game_id: str) -> LiveTable | None:
-        """A cluster's copy of a game in play for pages and sockets (never started)."""
+        """A cluster's handle on a game in play, for its pages and sockets (never started:
+        its owner runs the game). Its state is only the deal: pages read the seats and
+        that the game is in play, the record is read from the database, and sockets get
+        everything from the owner."""
         from twinrack.server.cluster.relay import RoutedTable
 
-        got = await self.rebuild(game_id)
-        if got is None:
+        loaded = await self.db.run(self._load_rows, game_id)
+        if loaded is None:
             return None
-        return RoutedTable(game_id, got.state, got.card, got.seats, self.store,
-                           self.stored_after, self.workers, call_seconds=got.call_seconds,
+        game, seats, _ = loaded
+        card = await self.card_of(game["card_source"], game["card_name"], f"load:{game_id}")
+        state = await asyncio.to_thread(new_game, RuleSet.from_dict(game["rules"]),
+                                        seed=bytes.fromhex(game["seed"]), card=card)
+        return RoutedTable(game_id, state, card,
+                           [LiveSeat(s["seat"], s["name"], s["kind"], s["token_hash"])
+                            for s in seats], self.store, self.stored_after, self.workers,
+                           call_seconds=game["call_seconds"],
                            grace_seconds=self.settings.grace_seconds,
-                           bot_delay=self.settings.bot_delay, msg_ids=got.msg_ids)
+                           bot_delay=self.settings.bot_delay)
 
     def _load_rows(self, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]],
                                                   list[dict[str, Any]]] | None:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import WebSocket
 
+from twinrack.card import practice_card
 from twinrack.server.cluster import leases
 from twinrack.server.cluster.bus import Bus
 from twinrack.server.cluster.relay import (
@@ -77,6 +78,10 @@ class Node:
     # ------------------------------------------------------------------ life cycle
 
     async def start(self) -> None:
+        # the practice card parsed and the pool warm before the first table comes
+        card = practice_card()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.hub.card_of(card.source, card.path, "warm"), 60)
         self.bus.start(self._command, self._message, self._announce)
         await self._renew()
         self.tasks = [asyncio.create_task(self._renew_loop(), name="cluster-renew"),
@@ -289,7 +294,7 @@ class Node:
             loads[self.worker] = len(self._owned_here()) + self.placed.get(self.worker, 0)
         if not loads:
             return self.worker
-        best = min(loads, key=lambda w: (loads[w], w))
+        best = min(loads, key=lambda w: (loads[w], w != self.worker, w))
         self.placed[best] = self.placed.get(best, 0) + 1
         return best
 
