@@ -178,10 +178,14 @@ class Player:
         self.connect()
 
     def connect(self) -> None:
+        """(Again) through the proxy; a socket that stayed silent is dropped first, as a
+        browser does when its pings go unanswered."""
+        if self.ws is not None:
+            self.ws.close()
         deadline = time.monotonic() + self.patience
         while True:
             try:
-                self.ws = connect(self.url, open_timeout=5)
+                self.ws = connect(self.url, open_timeout=5, close_timeout=1)
                 self.state = self._next_state(10)
                 return
             except (OSError, ConnectionClosed, TimeoutError, KeyError):
@@ -225,9 +229,8 @@ class Player:
                     assert msg.get("retryable") is True, msg
                     time.sleep(0.1)
                     break
-            except TimeoutError:
-                continue  # no answer: the owner may be gone; the same msg_id again
-            except (ConnectionClosed, OSError):
+            except (ConnectionClosed, OSError, TimeoutError):
+                # no answer: the worker or the owner may be gone; the same msg_id again
                 self.reconnects += 1
                 self.connect()
         raise AssertionError(f"seat {self.seat}: {msg_id} was never acknowledged")
@@ -238,10 +241,8 @@ class Player:
             if time.monotonic() > deadline:
                 raise AssertionError(f"seat {self.seat} never saw version {version}")
             try:
-                self._recv(2.0)
-            except TimeoutError:
-                continue
-            except (ConnectionClosed, OSError):
+                self._recv(3.0)
+            except (ConnectionClosed, OSError, TimeoutError):
                 self.reconnects += 1
                 self.connect()
 

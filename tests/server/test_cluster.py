@@ -87,6 +87,9 @@ def test_a_paused_owner_cannot_write_after_its_lease_was_taken(tmp_path: Path) -
         n = play(players, rng, 10)
         owner, _ = cluster.owner_of(game_id)
         assert owner is not None
+        # a spectator on the owner itself, not through the proxy
+        direct = Player(cluster.ws_url(game_id, None).replace(
+            f":{cluster.port}/", f":{cluster.workers[owner].port}/"), -1)
         cluster.signal(owner, signal.SIGSTOP)
         n += play(players, rng, 10, first=n)  # on the other worker, once the lease ran out
         taker, epoch = cluster.owner_of(game_id)
@@ -96,7 +99,8 @@ def test_a_paused_owner_cannot_write_after_its_lease_was_taken(tmp_path: Path) -
         top = max(p.state["version"] for p in players.values())
         n += play(players, rng, 10, first=n)
         # what every socket was shown went up in version, never back to the old game
-        for p in players.values():
+        direct.catch_up(players[0].state["version"])
+        for p in [*players.values(), direct]:
             versions = [m["version"] for m in p.seen if m["type"] == "state"]
             after = versions[versions.index(top):] if top in versions else versions
             assert after == sorted(after), after
@@ -113,7 +117,7 @@ def test_a_paused_owner_cannot_write_after_its_lease_was_taken(tmp_path: Path) -
         assert cluster.owner_of(game_id) == (taker, 2)
         log = (tmp_path / f"{owner}.log").read_text()
         assert "letting game" in log
-        for p in players.values():
+        for p in [*players.values(), direct]:
             p.close()
 
 
