@@ -24,8 +24,7 @@ from twinrack.bots.greedy import Racks, minus, open_racks
 from twinrack.bots.plans import planner
 from twinrack.bots.seen import Position, position, unseen
 from twinrack.card import Card
-from twinrack.card.compiled import IMPOSSIBLE
-from twinrack.engine.state import card_info
+from twinrack.card.compiled import IMPOSSIBLE, compiled
 from twinrack.engine.view import View
 from twinrack.tiles import CANONICAL, JOKER, NUM_KINDS
 
@@ -107,7 +106,7 @@ def _rack_lines(card: Card, seat: Position, rack: int, unseen_counts: list[int],
     """The nearest lines for one open rack from the seat's free tiles (or ``free``)."""
     if seat.declared is not None and rack == seat.fixed_rack:
         # the declared hand: its 13 fixed tiles wait for one more
-        cc = card_info(card).cc
+        cc = compiled(card)
         hand = card.hand(seat.declared)
         found = [h for h in cc.nearest(seat.fixed) if h.hand.id == hand.id]
         if not found:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from twinrack.card.exposure import Exposure
 from twinrack.engine.actions import Action, Expose
-from twinrack.engine.game import _rack_alive
+from twinrack.engine.completion import rack_alive
 from twinrack.engine.state import GameState
 
 
@@ -16,4 +16,4 @@ def kills_rack(state: GameState, action: Action) -> bool:
     rack = state.players[action.seat].racks[action.rack]
     if rack.dead is not None:
         return False
-    return not _rack_alive(state, [*rack.exposures, Exposure.from_tiles(list(action.tiles))])
+    return not rack_alive(state, [*rack.exposures, Exposure.from_tiles(list(action.tiles))])
