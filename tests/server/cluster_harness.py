@@ -31,8 +31,10 @@ from twinrack.server.wire import PROTOCOL
 PG_URL = os.environ.get("TWINRACK_TEST_DATABASE_URL")
 REDIS_URL = os.environ.get("TWINRACK_TEST_REDIS_URL")
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
-READY = bool(PG_URL and REDIS_URL)
-WHY_NOT = "needs TWINRACK_TEST_DATABASE_URL and TWINRACK_TEST_REDIS_URL (set by .ci/run)"
+READY = bool(PG_URL and REDIS_URL and os.access(NGINX, os.X_OK))
+WHY_NOT = ("the cluster tests need a PostgreSQL (TWINRACK_TEST_DATABASE_URL), a Redis "
+           "(TWINRACK_TEST_REDIS_URL) and nginx: .ci/run installs Debian's packages, starts "
+           "them and sets both")
 
 
 def reset_stores() -> None:
