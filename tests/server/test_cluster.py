@@ -142,5 +142,6 @@ def test_a_drained_worker_hands_its_tables_over(tmp_path: Path) -> None:
         time.sleep(1.5)  # a heartbeat or two
         health = httpx.get(f"{cluster.base}/healthz", timeout=10).json()
         assert [(w["id"], w["tables"]) for w in health["workers"]] == [("w2", 3)]
+        assert health["workers"][0]["games"] == sorted(g for g, _ in made if g != game_id)
         for p in players.values():
             p.close()

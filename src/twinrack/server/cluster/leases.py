@@ -83,6 +83,19 @@ def leave(db: Database, worker: str) -> None:
         conn.execute(text("DELETE FROM lease_holders WHERE worker = :w"), {"w": worker})
 
 
+def games_by_owner(db: Database, limit: int) -> dict[str, list[str]]:
+    """The games in play of each owner (at most ``limit`` in all), as /healthz lists them."""
+    with db.core() as conn:
+        rows = conn.execute(text(
+            "SELECT l.owner, l.game_id FROM leases l JOIN games g ON g.id = l.game_id "
+            "WHERE g.status = 'playing' AND l.owner IS NOT NULL "
+            "ORDER BY l.owner, l.game_id LIMIT :n"), {"n": limit}).all()
+    out: dict[str, list[str]] = {}
+    for r in rows:
+        out.setdefault(r.owner, []).append(r.game_id)
+    return out
+
+
 @dataclass(frozen=True)
 class Holder:
     """A game's owner (None: nobody), its epoch, whether the game is still being played,

@@ -43,6 +43,8 @@ log = logging.getLogger("twinrack.cluster")
 TAKE_AT_ONCE = 25
 #: routed tables (the pages' copies of games run elsewhere) kept
 ROUTES_KEPT = 2000
+#: games in play /healthz lists by owner, at most
+HEALTH_GAMES = 1000
 
 MOVING = {"type": "error", "code": "table_moving", "retryable": True,
           "message": "the table is moving to another server; send the same command again "
@@ -519,14 +521,21 @@ class Node:
     # ------------------------------------------------------------------ health
 
     async def health(self) -> dict[str, Any]:
+        """The workers whose heartbeats run, each with its load and the games it owns
+        (from the leases; at most HEALTH_GAMES in all)."""
         try:
             beats = await self.bus.workers()
         except Exception as err:
             return {"status": "degraded", "worker": self.worker,
                     "problem": f"redis: {err}", "workers": []}
+        try:
+            games = await self.hub.db.run(leases.games_by_owner, self.hub.db, HEALTH_GAMES)
+        except Exception as err:
+            return {"status": "degraded", "worker": self.worker,
+                    "problem": f"database: {err}", "workers": []}
         return {"status": "ok", "worker": self.worker,
                 "workers": [{"id": w, "tables": b.get("tables", 0),
                              "sockets": b.get("sockets", 0),
                              "draining": bool(b.get("draining")),
-                             "address": b.get("address")} for w, b in sorted(beats.items())]}
-
+                             "address": b.get("address"),
+                             "games": games.get(w, [])} for w, b in sorted(beats.items())]}
