@@ -7,11 +7,11 @@
 #   deploy/cluster.sh status  what runs
 #
 # Ports (change with the environment): PG_PORT=54329, REDIS_PORT=63799, HTTP_PORT=8080,
-# workers on WORKER_PORT+1 .. WORKER_PORT+WORKERS (8101..8103).
+# workers on WORKER_PORT+1 .. WORKER_PORT+WORKERS (8101..8103); the folder: CLUSTER_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOP=$PWD
-DIR=$TOP/.cluster
+DIR=${CLUSTER_DIR:-$TOP/.cluster}
 PG_PORT=${PG_PORT:-54329}
 REDIS_PORT=${REDIS_PORT:-63799}
 HTTP_PORT=${HTTP_PORT:-8080}
@@ -76,7 +76,7 @@ workers_up() {
       sleep 0.2
     done
     if [ -z "$ok" ]; then
-      echo "worker w$i did not start; the end of .cluster/workers/w$i.log:" >&2
+      echo "worker w$i did not start; the end of $DIR/workers/w$i.log:" >&2
       tail -5 "$DIR/workers/w$i.log" >&2
       down >/dev/null
       exit 1
@@ -110,8 +110,14 @@ nginx_up() {
   /usr/sbin/nginx -c "$DIR/nginx/nginx.conf" -p "$DIR/nginx/"
 }
 
+alive() {  # whether process $1 runs (a zombie, dead but not yet reaped, does not)
+  local state
+  state=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) || return 1
+  [ -n "$state" ] && [ "$state" != Z ]
+}
+
 running() {  # whether the process of pid file $1 runs
-  [ -f "$1" ] && kill -0 "$(head -1 "$1")" 2>/dev/null
+  [ -f "$1" ] && alive "$(head -1 "$1")"
 }
 
 stop_pid() {  # SIGTERM the process of pid file $1 and wait up to $2 seconds for it to go
@@ -119,8 +125,11 @@ stop_pid() {  # SIGTERM the process of pid file $1 and wait up to $2 seconds for
   local pid
   pid=$(head -1 "$1")
   kill "$pid" 2>/dev/null || true
-  for _ in $(seq 1 $(($2 * 10))); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-  kill -0 "$pid" 2>/dev/null && kill -9 "$pid" 2>/dev/null
+  for _ in $(seq 1 $(($2 * 10))); do alive "$pid" || break; sleep 0.1; done
+  if alive "$pid"; then
+    echo "process $pid ($1) did not stop in $2 s: killed" >&2
+    kill -9 "$pid" 2>/dev/null || true
+  fi
   rm -f "$1"
 }
 
@@ -167,7 +176,7 @@ case "${1:-}" in
     workers_up
     nginx_up
     echo "TwinRack cluster: open http://127.0.0.1:$HTTP_PORT/ ($WORKERS workers, PostgreSQL" \
-         "on $PG_PORT, Redis on $REDIS_PORT; logs in .cluster/). Stop with: make cluster-down"
+         "on $PG_PORT, Redis on $REDIS_PORT; logs in $DIR). Stop with: make cluster-down"
     ;;
   down) down ;;
   status) status ;;

@@ -53,6 +53,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+#: seconds a worker sent SIGTERM has to hand its tables over before it stops anyway (a
+#: systemd unit's TimeoutStopSec must be longer: docs/deploy.md)
+DRAIN_SECONDS = 15.0
+
+
 def main() -> None:
     """``make run``: the service on 127.0.0.1:8000 with an embedded SQLite file (or a worker
     of a cluster, with TWINRACK_REDIS_URL: docs/deploy.md)."""
@@ -93,7 +98,7 @@ class DrainingServer:
             async def _drain(self, sig: int, frame: Any) -> None:
                 assert hub_ref.node is not None
                 try:
-                    await asyncio.wait_for(hub_ref.node.drain(), 15)
+                    await asyncio.wait_for(hub_ref.node.drain(), DRAIN_SECONDS)
                 except Exception:
                     logging.getLogger("twinrack.server").exception("draining failed")
                 super().handle_exit(sig, frame)
