@@ -13,6 +13,7 @@ import random
 import signal
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -27,6 +28,7 @@ from tests.server.cluster_harness import (
     Player,
     play,
     reset_stores,
+    sql,
     stored,
 )
 from twinrack.card import practice_card
@@ -76,6 +78,47 @@ def test_a_game_whose_owner_is_killed_finishes_on_another_worker(tmp_path: Path)
         # lease 2 s: the table answers within the lease and 5 s more
         assert answered < 2.0 + 5.0, answered
         print(f"answered {answered:.2f} s after its owner was killed")
+
+
+def test_bots_and_call_timers_resume_on_the_new_owner(tmp_path: Path) -> None:
+    """A table of one person and a bot, whose owner is killed: on the new owner the bot
+    plays on, and a claim window the person leaves unanswered closes by its timer."""
+    reset_stores()
+    with Cluster(tmp_path, workers=2) as cluster:
+        game_id, tokens = cluster.create(seat1="greedy", call_seconds="3")
+        p = Player(cluster.ws_url(game_id, tokens[0]), 0)
+        rng = random.Random(34)
+        owner, n, wait_for_timer = None, 0, False
+        deadline = time.monotonic() + 240
+        while p.state["view"]["phase"] != "over":
+            assert time.monotonic() < deadline, "the game did not finish in time"
+            if n == 8 and owner is None:
+                owner, _ = cluster.owner_of(game_id)
+                assert owner is not None
+                cluster.signal(owner, signal.SIGKILL)
+                wait_for_timer = True
+            v = p.state["view"]
+            if 0 in v["to_act"] and not (wait_for_timer and v["phase"] == "window"):
+                legal = [x["text"] for x in p.state["legal"] if x["verb"] != "move"]
+                p.catch_up(p.act(rng.choice(legal), f"b{n}")["version"])
+                n += 1
+            else:
+                version = p.state["version"]
+                p.catch_up(version + 1)
+                if v["phase"] == "window" and 0 in v["to_act"]:
+                    wait_for_timer = False
+        p.close()
+        assert owner is not None
+        moved_to, epoch = cluster.owner_of(game_id)
+        assert moved_to not in (None, owner) and epoch == 2
+        after = {r.by for r in stored_rows(game_id) if r.epoch == 2}
+        assert {"bot", "timer", "human"} <= after, after
+        verdict = httpx.get(f"{cluster.base}/api/games/{game_id}/verify", timeout=60).json()
+        assert verdict["ok"] is True, verdict
+
+
+def stored_rows(game_id: str) -> list[Any]:
+    return sql("SELECT seq, by, epoch FROM actions WHERE game_id = :g ORDER BY seq", g=game_id)
 
 
 def test_a_paused_owner_cannot_write_after_its_lease_was_taken(tmp_path: Path) -> None:
