@@ -9,8 +9,10 @@ tables over before it exits. Runs where .ci/run has started PostgreSQL and Redis
 
 from __future__ import annotations
 
+import os
 import random
 import signal
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
@@ -33,6 +35,8 @@ from tests.server.cluster_harness import (
 )
 from twinrack.card import practice_card
 from twinrack.engine.record import verify
+
+RESTART = os.environ.get("TWINRACK_TEST_PG_RESTART")
 
 pytestmark = [pytest.mark.postgres, pytest.mark.skipif(not READY, reason=WHY_NOT)]
 
@@ -161,6 +165,27 @@ def test_a_paused_owner_cannot_write_after_its_lease_was_taken(tmp_path: Path) -
         log = (tmp_path / f"{owner}.log").read_text()
         assert "letting game" in log
         for p in [*players.values(), direct]:
+            p.close()
+
+
+@pytest.mark.skipif(not RESTART, reason="needs TWINRACK_TEST_PG_RESTART (set by .ci/run)")
+def test_a_postgresql_restart_mid_game_loses_nothing_in_a_cluster(tmp_path: Path) -> None:
+    """The single server's durability test, against the cluster: PostgreSQL restarts while
+    a game goes on as fast as it can (the workers' leases may run out meanwhile, and the
+    game move); every action is sent until it is acknowledged, and each is stored once."""
+    assert RESTART
+    reset_stores()
+    with Cluster(tmp_path, workers=2) as cluster:
+        game_id, tokens = cluster.create()
+        players = seats(cluster, game_id, tokens)
+        rng = random.Random(35)
+        n = play(players, rng, 15)
+        restart = subprocess.Popen(RESTART, shell=True)
+        n += play(players, rng, 5000, first=n)
+        assert restart.wait(timeout=120) == 0
+        assert players[0].state["view"]["phase"] == "over"
+        check_game(cluster, game_id, n)
+        for p in players.values():
             p.close()
 
 
