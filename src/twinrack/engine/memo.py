@@ -153,8 +153,6 @@ class StateMemo:
     mahjongg: tuple[object, Any] | None = None
     #: (version, the public seats of the view)
     public: tuple[int, Any] | None = None
-    #: per (seat, rack): the last public view of that rack
-    racks: dict[tuple[int, int], Any] = field(default_factory=dict)
 
 
 #: by id of the state object, with a weak reference to it (checked on every look-up, so a

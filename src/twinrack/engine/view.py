@@ -13,7 +13,7 @@ from typing import Any, NamedTuple
 from twinrack.card.exposure import Exposure
 from twinrack.engine.events import Event
 from twinrack.engine.legality import legal_actions
-from twinrack.engine.memo import StateMemo, memo_of
+from twinrack.engine.memo import memo_of
 from twinrack.engine.state import GameState, Phase, Rack, TurnStart
 from twinrack.tiles import CANONICAL, format_tiles
 
@@ -151,20 +151,13 @@ def _tiles(conc: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _rack_view(memo: StateMemo, where: tuple[int, int], r: Rack) -> RackView:
-    """The public view of one rack (the last one again when the rack has not changed)."""
-    cached: RackView | None = memo.racks.get(where)
-    exposures = tuple(r.exposures)
-    if (cached is not None and cached.exposures == exposures and cached.dead == r.dead
-            and (cached.mahjongg is None) == (r.mahjongg is None)):
-        return cached
+def _rack_view(r: Rack) -> RackView:
+    """The public view of one rack."""
     mj = None
     if r.mahjongg is not None:
         m = r.mahjongg
         mj = MahJonggView(m.hand.id, m.hand.value, m.jokerless, m.closed, m.tiles)
-    rv = RackView(exposures, r.dead, r.killer, mj, r.error_tiles)
-    memo.racks[where] = rv
-    return rv
+    return RackView(tuple(r.exposures), r.dead, r.killer, mj, r.error_tiles)
 
 
 def _public(st: GameState) -> tuple[SeatView, ...]:
@@ -173,8 +166,7 @@ def _public(st: GameState) -> tuple[SeatView, ...]:
     if cached is not None and cached[0] == st.version:
         seats: tuple[SeatView, ...] = cached[1]
         return seats
-    seats = tuple(SeatView(s, p.concealed, tuple(_rack_view(memo, (s, i), r)
-                                         for i, r in enumerate(p.racks)),
+    seats = tuple(SeatView(s, p.concealed, tuple(_rack_view(r) for r in p.racks),
                            p.declared, p.stopped) for s, p in enumerate(st.players))
     memo.public = (st.version, seats)
     return seats
