@@ -88,7 +88,7 @@ class Cluster:
 
     def start(self) -> Cluster:
         for w in self.workers.values():
-            w.start(timeout=60)
+            w.start(timeout=180)  # a worker warms its pool first: slow on a busy machine
         self._nginx()
         return self
 
