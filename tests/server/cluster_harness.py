@@ -87,9 +87,13 @@ class Cluster:
                 + (f"&token={token}" if token else ""))
 
     def start(self) -> Cluster:
-        for w in self.workers.values():
-            w.start(timeout=180)  # a worker warms its pool first: slow on a busy machine
-        self._nginx()
+        try:
+            for w in self.workers.values():
+                w.start(timeout=180)  # a worker warms its pool first: slow on a busy machine
+            self._nginx()
+        except BaseException:
+            self.close()  # what did start stops again
+            raise
         return self
 
     def _nginx(self) -> None:

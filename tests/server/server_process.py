@@ -31,7 +31,7 @@ class ServerProcess:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30.0) -> ServerProcess:
+    def start(self, timeout: float = 120.0) -> ServerProcess:
         env = {**os.environ, "TWINRACK_DATABASE_URL": self.database_url,
                "TWINRACK_PORT": str(self.port), "TWINRACK_BOT_DELAY": "0",
                "TWINRACK_RATE_BURST": "0", **self.env}
