@@ -7,11 +7,11 @@
 #   deploy/cluster.sh status  what runs
 #
 # Ports (change with the environment): PG_PORT=54329, REDIS_PORT=63799, HTTP_PORT=8080,
-# workers on WORKER_PORT+1 .. WORKER_PORT+WORKERS (8101..8103).
+# workers on WORKER_PORT+1 .. WORKER_PORT+WORKERS (8101..8103); the folder: CLUSTER_DIR.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TOP=$PWD
-DIR=$TOP/.cluster
+DIR=${CLUSTER_DIR:-$TOP/.cluster}
 PG_PORT=${PG_PORT:-54329}
 REDIS_PORT=${REDIS_PORT:-63799}
 HTTP_PORT=${HTTP_PORT:-8080}
@@ -69,10 +69,18 @@ workers_up() {
     echo $! >"$DIR/workers/w$i.pid"
   done
   for i in $(seq 1 "$WORKERS"); do
-    for _ in $(seq 1 100); do
-      curl -sf "http://127.0.0.1:$((WORKER_PORT + i))/healthz" >/dev/null && break
+    local ok=""
+    for _ in $(seq 1 300); do
+      curl -sf "http://127.0.0.1:$((WORKER_PORT + i))/healthz" >/dev/null && { ok=1; break; }
+      running "$DIR/workers/w$i.pid" || break
       sleep 0.2
     done
+    if [ -z "$ok" ]; then
+      echo "worker w$i did not start; the end of $DIR/workers/w$i.log:" >&2
+      tail -5 "$DIR/workers/w$i.log" >&2
+      down >/dev/null
+      exit 1
+    fi
   done
 }
 
@@ -102,16 +110,44 @@ nginx_up() {
   /usr/sbin/nginx -c "$DIR/nginx/nginx.conf" -p "$DIR/nginx/"
 }
 
+alive() {  # whether process $1 runs (a zombie, dead but not yet reaped, does not)
+  local state
+  state=$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null) || return 1
+  [ -n "$state" ] && [ "$state" != Z ]
+}
+
+running() {  # whether the process of pid file $1 runs
+  [ -f "$1" ] && alive "$(head -1 "$1")"
+}
+
+stop_pid() {  # SIGTERM the process of pid file $1 and wait up to $2 seconds for it to go
+  running "$1" || { rm -f "$1"; return 0; }
+  local pid
+  pid=$(head -1 "$1")
+  kill "$pid" 2>/dev/null || true
+  for _ in $(seq 1 $(($2 * 10))); do alive "$pid" || break; sleep 0.1; done
+  if alive "$pid"; then
+    echo "process $pid ($1) did not stop in $2 s: killed" >&2
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+  rm -f "$1"
+}
+
 down() {
-  [ -f "$DIR/nginx/nginx.pid" ] && /usr/sbin/nginx -c "$DIR/nginx/nginx.conf" \
-    -p "$DIR/nginx/" -s quit 2>/dev/null || true
+  if running "$DIR/nginx/nginx.pid"; then
+    /usr/sbin/nginx -c "$DIR/nginx/nginx.conf" -p "$DIR/nginx/" -s quit 2>/dev/null || true
+    for _ in $(seq 1 50); do running "$DIR/nginx/nginx.pid" || break; sleep 0.1; done
+  fi
+  # the workers first (SIGTERM: each hands its tables over, then exits), while the
+  # database and Redis they need are still there
   for f in "$DIR"/workers/*.pid; do
-    [ -f "$f" ] || continue
-    kill "$(cat "$f")" 2>/dev/null || true
-    rm -f "$f"
+    [ -f "$f" ] && running "$f" && kill "$(cat "$f")" 2>/dev/null
   done
-  [ -f "$DIR/redis/redis.pid" ] && kill "$(cat "$DIR/redis/redis.pid")" 2>/dev/null || true
-  if [ -f "$DIR/pg/data/postmaster.pid" ]; then
+  for f in "$DIR"/workers/*.pid; do
+    [ -f "$f" ] && stop_pid "$f" 20
+  done
+  stop_pid "$DIR/redis/redis.pid" 10
+  if [ -n "$PGBIN" ] && [ -f "$DIR/pg/data/postmaster.pid" ]; then
     as_pg "$PGBIN/pg_ctl -D '$DIR/pg/data' -m fast -w stop >/dev/null" || true
   fi
   echo "the local cluster is stopped"
@@ -119,7 +155,7 @@ down() {
 
 status() {
   for f in "$DIR"/workers/*.pid "$DIR/redis/redis.pid" "$DIR/nginx/nginx.pid"; do
-    [ -f "$f" ] && kill -0 "$(head -1 "$f")" 2>/dev/null && echo "running: $f"
+    running "$f" && echo "running: $f (pid $(head -1 "$f"))"
   done
   [ -f "$DIR/pg/data/postmaster.pid" ] && echo "running: PostgreSQL on $PG_PORT"
   curl -s "http://127.0.0.1:$HTTP_PORT/healthz" && echo
@@ -127,13 +163,20 @@ status() {
 
 case "${1:-}" in
   up)
+    for f in "$DIR"/workers/*.pid "$DIR/redis/redis.pid" "$DIR/nginx/nginx.pid"; do
+      if running "$f"; then
+        echo "the local cluster already runs ($f); stop it first: make cluster-down" >&2
+        exit 1
+      fi
+    done
+    [ -x "$BIN/twinrack" ] || { echo "no $BIN/twinrack: run make .venv/.installed" >&2; exit 1; }
     need_packages
     pg_up
     redis_up
     workers_up
     nginx_up
     echo "TwinRack cluster: open http://127.0.0.1:$HTTP_PORT/ ($WORKERS workers, PostgreSQL" \
-         "on $PG_PORT, Redis on $REDIS_PORT; logs in .cluster/). Stop with: make cluster-down"
+         "on $PG_PORT, Redis on $REDIS_PORT; logs in $DIR). Stop with: make cluster-down"
     ;;
   down) down ;;
   status) status ;;

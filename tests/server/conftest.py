@@ -21,10 +21,22 @@ def _reset_postgres(url: str) -> None:
     engine.dispose()
 
 
+REDIS_URL = os.environ.get("TWINRACK_TEST_REDIS_URL")
+
+
 def database_urls() -> list[object]:
     urls: list[object] = ["sqlite"]
     if PG_URL:
         urls.append(pytest.param("postgresql", marks=pytest.mark.postgres))
+    return urls
+
+
+def service_urls() -> list[object]:
+    """The databases, and the cluster (two workers on PostgreSQL and Redis) where CI has
+    started both: for the tests that every way of serving must pass."""
+    urls = database_urls()
+    if PG_URL and REDIS_URL:
+        urls.append(pytest.param("cluster", marks=pytest.mark.postgres))
     return urls
 
 
@@ -36,3 +48,17 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         assert PG_URL is not None
         _reset_postgres(PG_URL)
         yield PG_URL
+
+
+@pytest.fixture(params=service_urls())
+def service_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Like ``database_url``, and ``"cluster:" + URL`` for a cluster (see make_client)."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'twinrack.db'}"
+    elif request.param == "postgresql":
+        assert PG_URL is not None
+        _reset_postgres(PG_URL)
+        yield PG_URL
+    else:
+        assert PG_URL is not None
+        yield f"cluster:{PG_URL}"

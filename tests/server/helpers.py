@@ -30,6 +30,12 @@ from twinrack.tiles import tile_index
 
 
 def make_client(database_url: str, **overrides: Any) -> TestClient:
+    """A test client of the service on ``database_url``; ``"cluster:" + URL``: of a
+    cluster of two workers on that PostgreSQL and the test Redis (cluster_client.py)."""
+    if database_url.startswith("cluster:"):
+        from tests.server.cluster_client import cluster_client
+
+        return cluster_client(database_url.removeprefix("cluster:"), **overrides)
     settings = Settings(database_url=database_url, bot_delay=0.0,
                         grace_seconds=overrides.pop("grace_seconds", 60.0),
                         call_seconds=overrides.pop("call_seconds", 10.0),

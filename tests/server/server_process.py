@@ -31,7 +31,7 @@ class ServerProcess:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 90.0) -> ServerProcess:
+    def start(self, timeout: float = 120.0) -> ServerProcess:
         """Start the service and wait for /healthz. A restart resumes its tables first: on
         a busy 2-core machine (load 17) that took 25 s, so the wait is generous."""
         env = {**os.environ, "TWINRACK_DATABASE_URL": self.database_url,

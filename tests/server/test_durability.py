@@ -16,12 +16,13 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine, event, text
 
+from tests.server.cluster_client import live_table, owner_hub
 from tests.server.drive import Players
 from tests.server.helpers import make_client
 
 
 def stored_seqs(database_url: str, game_id: str) -> list[int]:
-    engine = create_engine(database_url)
+    engine = create_engine(database_url.removeprefix("cluster:"))
     with engine.connect() as conn:
         seqs = [r[0] for r in conn.execute(
             text("SELECT seq FROM actions WHERE game_id = :g ORDER BY seq"), {"g": game_id})]
@@ -43,13 +44,19 @@ def finish_and_check(client: Any, database_url: str, players: Players,
     while not players.over:
         players.step(rng)
     game_id = players.game_id
-    state = client.app.state.hub.tables[game_id].state
+    state = live_table(client, game_id).state
     assert stored_seqs(database_url, game_id) == list(range(len(state.actions) + 1))
     players.close()
 
 
 def verify_after_restart(database_url: str, game_id: str) -> None:
-    with make_client(database_url) as again:
+    if database_url.startswith("cluster:"):  # the same stores, both workers new
+        from tests.server.cluster_client import cluster_client
+
+        again = cluster_client(database_url.removeprefix("cluster:"), fresh=False)
+    else:
+        again = make_client(database_url)
+    with again:
         verdict = again.get(f"/api/games/{game_id}/verify").json()
         assert verdict["ok"] is True, verdict
 
@@ -87,13 +94,14 @@ def test_a_write_lock_held_past_the_busy_timeout_pauses_the_table(tmp_path: Any)
 
 
 @pytest.mark.parametrize("point", ["before_write", "inside_transaction", "after_commit"])
-def test_a_failure_at_each_store_point_loses_nothing(database_url: str, point: str) -> None:
+def test_a_failure_at_each_store_point_loses_nothing(service_url: str, point: str) -> None:
+    database_url = service_url
     rng = random.Random(9)
-    with make_client(database_url) as client:
+    with make_client(service_url) as client:
         players = Players.at_new_table(client)
         for _ in range(4):
             players.step(rng)
-        hub = client.app.state.hub
+        hub = owner_hub(client, players.game_id)
         table = hub.tables[players.game_id]
         before = table.state.version
         inject_one_failure(hub, point)

@@ -21,6 +21,7 @@ import pytest
 from fastapi.routing import APIWebSocketRoute
 from starlette.routing import Mount, WebSocketRoute
 
+from tests.server.cluster_client import live_table
 from tests.server.drive import Players
 from tests.server.helpers import make_client
 from twinrack.engine import GameState, legal_actions, view
@@ -101,7 +102,7 @@ def fill(path: str, game_id: str) -> str:
 
 def check_every_route(players: Players, rng: random.Random) -> int:
     client = players.client
-    table = client.app.state.hub.tables[players.game_id]
+    table = live_table(client, players.game_id)
     state = table.state
     gets, sockets = game_routes(client.app)
     viewers: list[int | None] = [None, *players.tokens]
@@ -144,10 +145,10 @@ def check_every_route(players: Players, rng: random.Random) -> int:
 
 @pytest.mark.parametrize(("variant", "players", "seed"), [
     ("siamese", "2", 21), ("royale", "3", 22), ("royale", "4", 23), ("imperial", "2", 24)])
-def test_no_route_shows_a_viewer_what_it_may_not_see(database_url: str, variant: str,
+def test_no_route_shows_a_viewer_what_it_may_not_see(service_url: str, variant: str,
                                                      players: str, seed: int) -> None:
     rng = random.Random(seed)
-    with make_client(database_url) as client:
+    with make_client(service_url) as client:
         table = Players.at_new_table(client, variant=variant, players=players)
         with table:
             calls = check_every_route(table, rng)
@@ -161,16 +162,16 @@ def test_no_route_shows_a_viewer_what_it_may_not_see(database_url: str, variant:
     assert calls > 50
 
 
-def test_the_record_during_play_holds_no_hidden_tile(database_url: str) -> None:
+def test_the_record_during_play_holds_no_hidden_tile(service_url: str) -> None:
     """The defect this test keeps away: the record route answered everyone, during play,
     with every seat's deal and every picked tile."""
-    with make_client(database_url) as client:
+    with make_client(service_url) as client:
         with Players.at_new_table(client) as table:
             rng = random.Random(3)
             for _ in range(6):
                 table.step(rng)
         game_id = table.game_id
-        state = client.app.state.hub.tables[game_id].state
+        state = live_table(client, game_id).state
         spectator = client.get(f"/api/games/{game_id}/record").json()
         assert spectator["seed"] is None and "actions" not in spectator
         assert [e for e in spectator["events"] if e.startswith("deal")] == [

@@ -7,10 +7,13 @@ the rate limits); routes get them through :mod:`twinrack.server.deps`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import signal
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -58,16 +61,60 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+#: seconds a worker sent SIGTERM has to hand its tables over before it stops anyway (a
+#: systemd unit's TimeoutStopSec must be longer: docs/deploy.md)
+DRAIN_SECONDS = 15.0
+
+
 def main() -> None:
-    """``make run``: the service on 127.0.0.1:8000 with an embedded SQLite file."""
+    """``make run``: the service on 127.0.0.1:8000 with an embedded SQLite file (or a worker
+    of a cluster, with TWINRACK_REDIS_URL: docs/deploy.md)."""
     import uvicorn
 
     settings = Settings.from_env()
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    where = (f"worker {settings.worker_id} of a cluster" if settings.redis_url
+             else f"database: {settings.database_url}")
     print(f"TwinRack is running: open http://{settings.host}:{settings.port}/ in a browser "
-          f"(database: {settings.database_url}). Stop with Ctrl-C.", flush=True)
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port,
-                log_level="warning", ws_ping_interval=20, ws_ping_timeout=20)
+          f"({where}). Stop with Ctrl-C.", flush=True)
+    app = create_app(settings)
+    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
+                            ws_ping_interval=20, ws_ping_timeout=20)
+    DrainingServer(config, app.state.hub).run()
+
+
+class DrainingServer:
+    """uvicorn's server; in a cluster, SIGTERM first hands this worker's tables to the
+    others (while its sockets are still open, so they follow their tables), and only then
+    stops as uvicorn does."""
+
+    def __init__(self, config: Any, hub: Hub) -> None:
+        import uvicorn
+
+        hub_ref = hub
+
+        class Server(uvicorn.Server):
+            draining: Any = None
+
+            def handle_exit(self, sig: int, frame: Any) -> None:
+                node, loop = hub_ref.node, hub_ref.loop
+                if node is None or loop is None or sig != signal.SIGTERM or self.draining:
+                    super().handle_exit(sig, frame)
+                    return
+                self.draining = asyncio.run_coroutine_threadsafe(self._drain(sig, frame), loop)
+
+            async def _drain(self, sig: int, frame: Any) -> None:
+                assert hub_ref.node is not None
+                try:
+                    await asyncio.wait_for(hub_ref.node.drain(), DRAIN_SECONDS)
+                except Exception:
+                    logging.getLogger("twinrack.server").exception("draining failed")
+                super().handle_exit(sig, frame)
+
+        self.server = Server(config)
+
+    def run(self) -> None:
+        self.server.run()
 
 
 if __name__ == "__main__":

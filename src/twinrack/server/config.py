@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,6 +38,18 @@ class Settings:
     #: more per minute (0 turns the limits off)
     rate_burst: int = 10
     rate_per_minute: float = 30.0
+    #: the cluster (docs/deploy.md): with a Redis URL, many workers share one PostgreSQL
+    #: database; without one, this process runs every table itself (the default)
+    redis_url: str | None = None
+    #: this worker's name in the cluster (unique; the host and process id by default)
+    worker_id: str = field(default_factory=lambda: f"{socket.gethostname()}-{os.getpid()}")
+    #: seconds a worker's leases last without renewal: its tables are taken over by the
+    #: others once it has been silent that long
+    lease_seconds: float = 4.0
+    #: seconds between two renewals of a worker's leases (and of its heartbeat)
+    renew_seconds: float = 1.0
+    #: seconds between two looks for tables whose owner's lease ran out
+    scan_seconds: float = 0.5
 
     @classmethod
     def from_env(cls) -> Settings:
@@ -48,6 +61,7 @@ class Settings:
             grace_seconds=float(env.get("TWINRACK_GRACE_SECONDS", "60")),
             bot_delay=float(env.get("TWINRACK_BOT_DELAY", "0.6")),
             call_seconds=float(env.get("TWINRACK_CALL_SECONDS", "10")),
+            redis_url=env.get("TWINRACK_REDIS_URL") or None,
             **_optional(env),
         )
 
@@ -60,7 +74,11 @@ def _optional(env: Mapping[str, str]) -> dict[str, Any]:
                             ("max_idle_tables", "TWINRACK_MAX_IDLE_TABLES", int),
                             ("rate_burst", "TWINRACK_RATE_BURST", int),
                             ("rate_per_minute", "TWINRACK_RATE_PER_MINUTE", float),
-                            ("job_seconds", "TWINRACK_JOB_SECONDS", float)):
+                            ("job_seconds", "TWINRACK_JOB_SECONDS", float),
+                            ("worker_id", "TWINRACK_WORKER_ID", str),
+                            ("lease_seconds", "TWINRACK_LEASE_SECONDS", float),
+                            ("renew_seconds", "TWINRACK_RENEW_SECONDS", float),
+                            ("scan_seconds", "TWINRACK_SCAN_SECONDS", float)):
         if key in env:
             out[name] = kind(env[key])
     return out

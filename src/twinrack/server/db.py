@@ -13,12 +13,14 @@ from typing import Any, TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event, text
 from sqlalchemy.orm import Session, sessionmaker
 
 T = TypeVar("T")
 
 MIGRATIONS = Path(__file__).parent / "migrations"
+#: the PostgreSQL advisory lock held while migrating (any number, the same in every worker)
+MIGRATION_LOCK = 7_215_001
 
 
 def make_engine(url: str, busy_ms: int = 5000) -> Engine:
@@ -48,6 +50,9 @@ def migrate(engine: Engine) -> None:
     cfg.set_main_option("script_location", str(MIGRATIONS))
     cfg.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
     with engine.begin() as conn:
+        if engine.url.get_backend_name() == "postgresql":
+            # the workers of a cluster start together: one migrates, the others wait
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 

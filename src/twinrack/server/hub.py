@@ -11,7 +11,7 @@ import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import Table as SATable
 from sqlalchemy import bindparam, insert, select, update
@@ -25,9 +25,12 @@ from twinrack.errors import CardError, TwinRackError
 from twinrack.server import jobs, wire
 from twinrack.server.config import Settings
 from twinrack.server.db import Database
-from twinrack.server.models import ActionRow, CardRow, GameRow, SeatRow
+from twinrack.server.models import ActionRow, CardRow, GameRow, LeaseRow, SeatRow
 from twinrack.server.table import LiveSeat, LiveTable
 from twinrack.server.workers import Workers
+
+if TYPE_CHECKING:
+    from twinrack.server.cluster.node import Node
 
 log = logging.getLogger("twinrack.hub")
 
@@ -56,6 +59,24 @@ class CreatedGame:
 
 class StoreFailed(TwinRackError):
     """An action the database would not store."""
+
+
+def _fenced(err: BaseException) -> bool:
+    """Whether the database refused a write for its stale lease epoch (migration 0005)."""
+    return "stale_epoch" in str(err)
+
+
+@dataclass
+class StoredGame:
+    """A stored game replayed: what a table is made of."""
+
+    game_id: str
+    state: GameState
+    card: Card
+    seats: list[LiveSeat]
+    call_seconds: float
+    msg_ids: dict[tuple[int, str], int]
+    epoch: int
 
 
 def _settle(batch: list[tuple[dict[str, Any], asyncio.Future[None]]],
@@ -88,12 +109,24 @@ class Hub:
         self.pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self.checkpointer: asyncio.Task[None] | None = None
         self.writer: asyncio.Task[None] | None = None
+        #: the lease epoch of each game run here: every action it stores carries it
+        self.epochs: dict[str, int] = {}
+        self.node: Node | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        if settings.redis_url:
+            from twinrack.server.cluster.node import Node
+
+            self.node = Node(self, settings)
 
     # ------------------------------------------------------------------ start and stop
 
     async def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
         await self.db.migrate()
         self.workers.start()
+        if self.node is not None:  # the cluster: tables are taken by lease, a few at a time
+            await self.node.start()
+            return
         ids = await self.db.run(self._unfinished_ids)
         for game_id in ids:
             try:
@@ -118,6 +151,8 @@ class Hub:
                 log.exception("checkpoint failed")
 
     async def stop(self) -> None:
+        if self.node is not None:
+            await self.node.stop()  # hands every table over first
         if self.checkpointer is not None:
             self.checkpointer.cancel()
         for table in list(self.tables.values()):
@@ -163,17 +198,28 @@ class Hub:
         state = new_game(rules, seed=seed, card=card)
         game_id = secrets.token_hex(8)
         tokens = {i: secrets.token_urlsafe(18) for i, s in enumerate(seats) if s.kind == "human"}
+        # in a cluster the least loaded worker runs it, from epoch 1
+        owner = await self.node.place() if self.node is not None else None
+        epoch = 0 if owner is None else 1
         await self.db.run(self._insert, game_id, rules, card, seed, state.commitment, seats,
-                       tokens, call_seconds, [str(e) for e in state.events], state.version)
+                          tokens, call_seconds, [str(e) for e in state.events], state.version,
+                          owner, epoch)
+        if self.node is not None and owner != self.node.worker:
+            assert owner is not None
+            self.node.placed_on(game_id, owner)
+            return CreatedGame(game_id, tokens)
         live = [LiveSeat(i, s.name, s.kind, token_hash(tokens[i]) if i in tokens else None)
                 for i, s in enumerate(seats)]
+        self.epochs[game_id] = epoch
         table = self._table(game_id, state, card, live, call_seconds, {})
         table.start()
+        if self.node is not None and owner is not None:
+            self.node.placed_on(game_id, owner)
         return CreatedGame(game_id, tokens)
 
     def _insert(self, game_id: str, rules: RuleSet, card: Card, seed: bytes, commitment: str,
                 seats: list[NewSeat], tokens: dict[int, str], call_seconds: float,
-                deal_events: list[str], version: int) -> None:
+                deal_events: list[str], version: int, owner: str | None, epoch: int) -> None:
         with self.db.unit() as s:
             game = GameRow(id=game_id, status="playing", variant=rules.variant,
                            revision=rules.revision, players=rules.players,
@@ -186,8 +232,10 @@ class Hub:
                 s.add(SeatRow(game_id=game_id, seat=i, name=seat.name, kind=seat.kind,
                               token_hash=token_hash(tokens[i]) if i in tokens else None,
                               owner=seat.owner))
+            s.add(LeaseRow(game_id=game_id, owner=owner, epoch=epoch))
+            s.flush()  # the lease before the deal: the fencing trigger reads it
             s.add(ActionRow(game_id=game_id, seq=0, seat=-1, action="deal", events=deal_events,
-                            by="server"))
+                            by="server", epoch=epoch))
 
     def _table(self, game_id: str, state: GameState, card: Card, seats: list[LiveSeat],
                call_seconds: float, msg_ids: dict[tuple[int, str], int]) -> LiveTable:
@@ -223,7 +271,8 @@ class Hub:
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.pending.append((dict(game_id=game_id, seq=seq, seat=seat, action=action,
                                   events=events, msg_id=msg_id, by=by, version=version,
-                                  over=over, result=result), done))
+                                  over=over, result=result,
+                                  epoch=self.epochs.get(game_id, 0)), done))
         if self.writer is None or self.writer.done():
             self.writer = asyncio.create_task(self._write_pending())
         await done
@@ -233,14 +282,15 @@ class Hub:
             batch, self.pending = self.pending[:500], self.pending[500:]
             try:
                 await self.db.run(self._store_batch, [row for row, _ in batch])
-            except IntegrityError:
+            except IntegrityError as err:
                 if len(batch) == 1:
-                    _settle(batch, StoreFailed("clash", "that action clashes with a stored "
-                                                        "one"))
+                    self._refused(batch[0], err)
                 else:  # one clashing row must not fail the other tables' writes
                     for one in batch:
                         try:
                             await self.db.run(self._store_batch, [one[0]])
+                        except IntegrityError as err:
+                            self._refused(one, err)
                         except Exception as err:
                             _settle([one], err)
                         else:
@@ -250,6 +300,19 @@ class Hub:
                 _settle(batch, err)
                 continue
             _settle(batch, None)
+
+    def _refused(self, one: tuple[dict[str, Any], asyncio.Future[None]],
+                 err: IntegrityError) -> None:
+        """A row the database refused: a clash with a stored action, or (in a cluster) a
+        stale epoch: another worker owns the game now, and this one lets it go."""
+        game_id = one[0]["game_id"]
+        if _fenced(err):
+            log.warning("game %s: the database refused epoch %s", game_id, one[0]["epoch"])
+            if self.node is not None:
+                self.node.fenced(game_id)
+            _settle([one], StoreFailed("stale_epoch", "another server runs this table now"))
+        else:
+            _settle([one], StoreFailed("clash", "that action clashes with a stored one"))
 
     def _store_batch(self, rows: list[dict[str, Any]]) -> None:
         """One transaction for a batch of actions (SQLAlchemy Core: no ORM bookkeeping)."""
@@ -262,7 +325,7 @@ class Hub:
             conn.execute(insert(actions), [
                 {"game_id": r["game_id"], "seq": r["seq"], "seat": r["seat"],
                  "action": r["action"], "events": r["events"], "msg_id": r["msg_id"],
-                 "by": r["by"]} for r in rows])
+                 "by": r["by"], "epoch": r["epoch"]} for r in rows])
             conn.execute(update(games).where(games.c.id == bindparam("gid"))
                          .values(version=bindparam("v")),
                          [{"gid": g, "v": r["version"]} for g, r in last.items()])
@@ -295,6 +358,14 @@ class Hub:
     # ------------------------------------------------------------------ loading
 
     async def get(self, game_id: str) -> LiveTable | None:
+        """The table of ``game_id`` for a page or a socket (None: no such game). In a
+        cluster, a game in play may run on another worker (see Node.table)."""
+        if self.node is not None:
+            return await self.node.table(game_id)
+        return await self.get_here(game_id)
+
+    async def get_here(self, game_id: str) -> LiveTable | None:
+        """The table, run by this process (loaded when it is not yet)."""
         table = self.tables.get(game_id)
         if table is not None:
             self.tables.move_to_end(game_id)
@@ -309,8 +380,18 @@ class Hub:
         return table
 
     async def load(self, game_id: str) -> LiveTable | None:
-        """Rebuild a table from the database: the same seed, the same actions, in order,
-        replayed in the worker pool and checked event by event."""
+        """Rebuild a table from the database and run it here."""
+        got = await self.rebuild(game_id)
+        if got is None:
+            return None
+        if self.node is None:
+            self.epochs[game_id] = got.epoch
+        return self._table(game_id, got.state, got.card, got.seats, got.call_seconds,
+                           got.msg_ids)
+
+    async def rebuild(self, game_id: str) -> StoredGame | None:
+        """A game as stored: the same seed, the same actions, in order, replayed in the
+        worker pool and checked event by event."""
         loaded = await self.db.run(self._load_rows, game_id)
         if loaded is None:
             return None
@@ -319,10 +400,30 @@ class Hub:
         rebuilt = await self.workers.run(f"load:{game_id}", jobs.rebuild, card.source,
                                          card.path, game["rules"], game["seed"], actions,
                                          timeout=self.settings.replay_seconds)
-        state = jobs.attach(rebuilt.state, card)
-        return self._table(game_id, state, card,
+        return StoredGame(game_id, jobs.attach(rebuilt.state, card), card,
+                       [LiveSeat(s["seat"], s["name"], s["kind"], s["token_hash"])
+                        for s in seats], game["call_seconds"], rebuilt.msg_ids, game["epoch"])
+
+    async def routed(self, game_id: str) -> LiveTable | None:
+        """A cluster's handle on a game in play, for its pages and sockets (never started:
+        its owner runs the game). Its state is only the deal: pages read the seats and
+        that the game is in play, the record is read from the database, and sockets get
+        everything from the owner."""
+        from twinrack.server.cluster.relay import RoutedTable
+
+        loaded = await self.db.run(self._load_rows, game_id)
+        if loaded is None:
+            return None
+        game, seats, _ = loaded
+        card = await self.card_of(game["card_source"], game["card_name"], f"load:{game_id}")
+        state = await asyncio.to_thread(new_game, RuleSet.from_dict(game["rules"]),
+                                        seed=bytes.fromhex(game["seed"]), card=card)
+        return RoutedTable(game_id, state, card,
                            [LiveSeat(s["seat"], s["name"], s["kind"], s["token_hash"])
-                            for s in seats], game["call_seconds"], rebuilt.msg_ids)
+                            for s in seats], self.store, self.stored_after, self.workers,
+                           call_seconds=game["call_seconds"],
+                           grace_seconds=self.settings.grace_seconds,
+                           bot_delay=self.settings.bot_delay)
 
     def _load_rows(self, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]],
                                                   list[dict[str, Any]]] | None:
@@ -330,8 +431,10 @@ class Hub:
             game = s.get(GameRow, game_id)
             if game is None:
                 return None
+            lease = s.get(LeaseRow, game_id)
             g = {"card_source": game.card_source, "card_name": game.card_name,
-                 "rules": game.rules, "seed": game.seed, "call_seconds": game.call_seconds}
+                 "rules": game.rules, "seed": game.seed, "call_seconds": game.call_seconds,
+                 "epoch": lease.epoch if lease is not None else 0}
             seats = [{"seat": r.seat, "name": r.name, "kind": r.kind,
                       "token_hash": r.token_hash} for r in game.seats]
             rows = s.scalars(select(ActionRow).where(ActionRow.game_id == game_id)
@@ -341,6 +444,13 @@ class Hub:
             return g, seats, actions
 
     # ------------------------------------------------------------------ queries
+
+    async def health(self) -> dict[str, Any]:
+        """What /healthz says: in a cluster, the workers this one sees and the tables each
+        runs."""
+        if self.node is None:
+            return {"status": "ok"}
+        return await self.node.health()
 
     async def seat_for_token(self, game_id: str, token: str | None) -> int | None:
         table = await self.get(game_id)
@@ -425,7 +535,17 @@ class Hub:
         table = await self.get(game_id)
         if table is None:
             return None
-        rec = record_for(table.state, seat)
+        state = table.state
+        live = self.tables.get(game_id)
+        if live is not None:
+            state = live.state
+        elif self.node is not None:
+            # a game run elsewhere: as stored now (acknowledged means stored)
+            got = await self.rebuild(game_id)
+            if got is None:
+                return None
+            state = got.state
+        rec = record_for(state, seat)
         rec["card"]["source"] = table.card.source
         return rec
 

@@ -7,6 +7,7 @@ from datetime import datetime
 from sqlalchemy import (
     JSON,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -79,8 +80,35 @@ class ActionRow(Base):
     events: Mapped[list[str]] = mapped_column(JSON)
     msg_id: Mapped[str | None] = mapped_column(String(64), nullable=True)
     by: Mapped[str] = mapped_column(String(16), default="human")  # human, bot, timer
+    #: the lease epoch of the owner that stored it: the database refuses a row whose epoch
+    #: is not the game's lease's (a trigger, migration 0005), so an owner that lost its
+    #: lease cannot write the game any more (docs/deploy.md, "Ownership and fencing")
+    epoch: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True),
                                                  server_default=func.now())
+
+
+class LeaseRow(Base):
+    """Who runs a game now: its owner (a worker; None: nobody, any worker may take it) and
+    the epoch, raised by one at every change of owner (the fencing token)."""
+
+    __tablename__ = "leases"
+
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    epoch: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class HolderRow(Base):
+    """A worker that holds leases, and until when (seconds since 1970 by the database's
+    clock): a game's lease runs out when its owner's does, so a worker renews all of its
+    leases with one write (docs/deploy.md, "Leases")."""
+
+    __tablename__ = "lease_holders"
+
+    worker: Mapped[str] = mapped_column(String(64), primary_key=True)
+    expires_at: Mapped[float] = mapped_column(Float)
 
 
 class CardRow(Base):

@@ -67,7 +67,7 @@ class LiveSeat:
 
 @dataclass(eq=False)
 class Connection:
-    ws: WebSocket
+    ws: WebSocket | None  # None: a socket held by another worker of a cluster
     seat: int | None
     hints: bool = False  # the browser turns hints on with {"type": "hints", "on": true}
     log_sent: int = 0
@@ -78,7 +78,7 @@ class Connection:
         """Send queued messages in order; a slow browser never blocks the table."""
         while True:
             text = await self.outbox.get()
-            if text is None:
+            if text is None or self.ws is None:
                 return
             try:
                 await self.ws.send_text(text)
@@ -186,6 +186,13 @@ class LiveTable:
     async def join(self, ws: WebSocket, seat: int | None) -> Connection:
         conn = Connection(ws, seat)
         conn.writer = asyncio.create_task(conn.pump())
+        self.add(conn)
+        return conn
+
+    def add(self, conn: Connection) -> None:
+        """Take in a connection made elsewhere (in a cluster, a socket held by another
+        worker, or one that followed the table here): it gets the whole state at once."""
+        seat = conn.seat
         self.conns.add(conn)
         self.last_used = time.monotonic()
         if seat is not None:
@@ -195,14 +202,16 @@ class LiveTable:
         self._send_state(conn)
         self._broadcast_players()
         self._schedule()
-        return conn
 
-    def leave(self, conn: Connection) -> None:
+    def leave(self, conn: Connection, close: bool = True) -> None:
+        """A connection goes (``close``: its socket's queue is closed too; not when the
+        socket follows its table to another worker of a cluster)."""
         if conn not in self.conns:
             return
         self.conns.discard(conn)
         self.last_used = time.monotonic()
-        conn.send(None)
+        if close:
+            conn.send(None)
         if conn.seat is not None:
             s = self.seats[conn.seat]
             s.connected = max(0, s.connected - 1)

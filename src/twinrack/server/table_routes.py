@@ -196,5 +196,6 @@ async def replay_frames(table: TableApi, hub: HubDep, limits: LimitsDep) -> JSON
 
 
 @router.get("/healthz")
-async def health() -> dict[str, str]:
-    return {"status": "ok"}
+async def health(hub: HubDep) -> dict[str, Any]:
+    """The service answers; in a cluster, the workers it sees and the tables each runs."""
+    return await hub.health()
