@@ -142,19 +142,32 @@ class RackReach:
 # ---------------------------------------------------------------------- per state
 
 
+class Legal:
+    """A seat's legal actions at one version, the verbs among them (sorted), and the
+    actions as a set once asked for."""
+
+    __slots__ = ("actions", "as_set", "verbs", "version")
+
+    def __init__(self, version: int, actions: list[Action], verbs: tuple[str, ...]) -> None:
+        self.version = version
+        self.actions = actions
+        self.verbs = verbs
+        self.as_set: frozenset[Action] | None = None
+
+
 @dataclass
 class StateMemo:
     """The memory of one state object (never copied with it)."""
 
-    #: per seat: (version, legal actions, the same as a set once asked for)
-    legal: dict[int, tuple[int, list[Action], frozenset[Action] | None]] = field(
-        default_factory=dict)
-    #: per seat: (version, the verbs of its legal actions)
-    verbs: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
+    #: per seat: its legal actions at the version they were worked out for
+    legal: dict[int, Legal] = field(default_factory=dict)
     #: (what they were worked out from, Mah Jongg declarations of the seat on turn)
     mahjongg: tuple[object, Any] | None = None
     #: (version, the public seats of the view)
     public: tuple[int, Any] | None = None
+    #: per (seat, rack): the free tiles and exposures of the last reach asked for, and it
+    reach: dict[tuple[int, int], tuple[Holding, tuple[Any, ...], RackReach]] = field(
+        default_factory=dict)
     #: per (seat, rack): the last public view of that rack
     racks: dict[tuple[int, int], Any] = field(default_factory=dict)
 
@@ -164,15 +177,23 @@ class StateMemo:
 _STATES: dict[int, tuple[weakref.ref[GameState], StateMemo]] = {}
 
 
+#: the state asked about last, and its memo (most questions in a row are about one game)
+_last: tuple[weakref.ref[GameState], StateMemo] | None = None
+
+
 def memo_of(state: GameState) -> StateMemo:
     """The memo of this state object (a new one for a copy)."""
+    global _last
+    last = _last
+    if last is not None and last[0]() is state:
+        return last[1]
     found = _STATES.get(id(state))
-    if found is not None and found[0]() is state:
-        return found[1]
-    memo = StateMemo()
-    key = id(state)
-    _STATES[key] = (weakref.ref(state, lambda _ref: _forget(key, _ref)), memo)
-    return memo
+    if found is None or found[0]() is not state:
+        key = id(state)
+        found = (weakref.ref(state, lambda _ref: _forget(key, _ref)), StateMemo())
+        _STATES[key] = found
+    _last = found
+    return found[1]
 
 
 def _forget(key: int, ref: weakref.ref[GameState]) -> None:
