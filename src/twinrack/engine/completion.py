@@ -195,6 +195,15 @@ def _near(st: GameState, p: Player, r: int, t: int) -> bool:
     return bool(len(_reach(st, p, r).near()))
 
 
+def _may_take(st: GameState, p: Player, r: int, t: int) -> bool:
+    """``t`` may complete rack ``r`` (a cheap necessary test: some line at most one tile
+    away holds ``t``, or a declared hand)."""
+    if p.declared is not None and r == 0:
+        return True
+    near = _reach(st, p, r).near()
+    return bool(len(near)) and bool(playable(st).demand[near, t].any())
+
+
 def _takes(st: GameState, p: Player, r: int, t: int, plus: Sequence[int]) -> bool:
     """``t`` completes rack ``r``: a cheap filter on lines that hold ``t``, then the one
     test, :func:`rack_completions`."""
@@ -215,9 +224,11 @@ def claim_mahjongg(st: GameState, seat: int, t: int) -> tuple[bool, bool]:
     every open rack in that turn, winning)? Decided by :func:`rack_completions`, as the
     declarations are (section 4)."""
     p = st.players[seat]
+    open_racks = p.open_racks()
+    if not any(_may_take(st, p, r, t) for r in open_racks):  # the usual answer, cheaply
+        return False, False
     plus = list(p.free())
     plus[t] += 1
-    open_racks = p.open_racks()
     if not any(_takes(st, p, r, t, plus) for r in open_racks):
         return False, False
     double = (len(open_racks) >= 2 and all(r.dead is None for r in p.racks)

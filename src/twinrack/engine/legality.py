@@ -17,6 +17,9 @@ one (docs/rules.md, section 14).
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_
+
 from twinrack.engine.actions import Action
 from twinrack.engine.memo import Legal, memo_of
 from twinrack.engine.options import OPTIONS
@@ -72,7 +75,7 @@ def listed(state: GameState, action: Action) -> bool:
     """``action`` is legal now; cheapest for an action taken from :func:`legal_actions`."""
     hit = memo_of(state).legal.get(action.seat)
     if (hit is not None and hit.version == state.version
-            and any(a is action for a in hit.actions)):
+            and any(map(is_, repeat(action), hit.actions))):
         return True
     return action in legal_set(state, action.seat)
 

@@ -16,7 +16,6 @@ is a plain copy of its facts and a pickled state carries no cache. Two kinds of 
 
 from __future__ import annotations
 
-import operator
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -66,15 +65,14 @@ def _exact(cc: CompiledCard, key: ExposureKey, exposures: Any, free: Holding) ->
 
 def gained(before: Holding, now: Holding) -> int:
     """How many tiles ``now`` holds that ``before`` did not (a multiset difference)."""
-    apart: int = sum(map(abs, map(operator.sub, now, before)))
-    return (sum(now) - sum(before) + apart) // 2
+    return sum([x - y for x, y in zip(now, before, strict=True) if x > y])
 
 
 class RackReach:
     """The reach of one seat's rack with the seat's free tiles now, worked out only as far
     as a question needs. ``cc`` is the card the rack plays (declared lines left out)."""
 
-    __slots__ = ("cc", "exposures", "free", "key", "last", "lineage")
+    __slots__ = ("_done", "_near", "cc", "exposures", "free", "key", "last", "lineage")
 
     def __init__(self, cc: CompiledCard, game: str, seat: int, key: ExposureKey,
                  exposures: Any, free: Holding) -> None:
@@ -84,6 +82,8 @@ class RackReach:
         self.free = free
         self.lineage = (cc.card.sha256, game, seat, key)
         self.last = _LAST.get(self.lineage)
+        self._near: IntArray | None = None
+        self._done: IntArray | None = None
 
     def _known(self) -> Reach | None:
         """The exact reach, when it was worked out already."""
@@ -111,14 +111,21 @@ class RackReach:
         return found is not None and found.least >= floor
 
     def near(self) -> IntArray:
-        """The ways at most one tile away."""
-        if self.at_least(2):
-            return _EMPTY
-        return self.exact().near
+        """The ways at most one tile away (remembered: asked again and again while the
+        rack's holding stays, once per claim window)."""
+        if self._near is None:
+            self._near = _EMPTY if self.at_least(2) else self.exact().near
+        return self._near
 
     def done(self) -> IntArray:
-        """The ways the free tiles complete (a Mah Jongg). Right after one tile joined
-        the tiles of the last reach, only the ways that were one tile away are tried."""
+        """The ways the free tiles complete (a Mah Jongg), remembered like :meth:`near`."""
+        if self._done is None:
+            self._done = self._complete()
+        return self._done
+
+    def _complete(self) -> IntArray:
+        """Right after one tile joined the tiles of the last reach, only the ways that
+        were one tile away are tried."""
         if self.at_least(1):
             return _EMPTY
         found = self._known()
@@ -168,8 +175,8 @@ class StateMemo:
     #: per (seat, rack): the free tiles and exposures of the last reach asked for, and it
     reach: dict[tuple[int, int], tuple[Holding, tuple[Any, ...], RackReach]] = field(
         default_factory=dict)
-    #: per (seat, rack): the last public view of that rack
-    racks: dict[tuple[int, int], Any] = field(default_factory=dict)
+    #: per seat: its last public view
+    seats: dict[int, Any] = field(default_factory=dict)
 
 
 #: by id of the state object, with a weak reference to it (checked on every look-up, so a
