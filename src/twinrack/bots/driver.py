@@ -53,9 +53,10 @@ class Driver:
         """The seat to act next (``None`` once the game is over): a person before the
         bots when both must act."""
         acting = self.state.to_act()
-        people = [s for s in acting if s not in self.bots]
-        first = people or acting
-        return first[0] if first else None
+        for s in acting:
+            if s not in self.bots:
+                return s
+        return acting[0] if acting else None
 
     def bot_to_act(self) -> int | None:
         """The bot seat to act next, or ``None`` (a person's move, or the game is over)."""

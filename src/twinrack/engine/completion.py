@@ -20,7 +20,7 @@ from twinrack.card.exposure import Exposure
 from twinrack.card.model import Hand
 from twinrack.engine.memo import RackReach, memo_of
 from twinrack.engine.scoring import hand_points
-from twinrack.engine.state import DECLARING, GameState, Obligation, Player, Rack
+from twinrack.engine.state import DECLARING, GameState, Obligation, Player
 from twinrack.tiles import JOKER, tiles_of
 
 #: each set of concealed tiles completing a rack, and the card ways it makes
@@ -56,12 +56,21 @@ def rack_alive(st: GameState, exposures: Sequence[Exposure]) -> bool:
     return playable(st).rack_alive(exposures)
 
 
-def _reach(st: GameState, p: Player, rack: Rack) -> RackReach:
-    """How far ``rack`` is, with the player's free tiles, from the lines it may make
-    (worked out only as far as asked, remembered in engine.memo)."""
+def _reach(st: GameState, p: Player, r: int) -> RackReach:
+    """How far rack ``r`` is, with the player's free tiles, from the lines it may make
+    (worked out only as far as asked, remembered in engine.memo; the same object again
+    while the free tiles and the rack's exposures stay as they were)."""
     seat = st.players.index(p)  # Players compare by identity
-    return RackReach(playable(st), st.commitment, seat, rack.key(), rack.exposures,
-                     tuple(p.free()))
+    rack = p.racks[r]
+    free = tuple(p.free())
+    exposures = tuple(rack.exposures)
+    known = memo_of(st).reach
+    hit = known.get((seat, r))
+    if hit is not None and hit[0] == free and hit[1] == exposures:
+        return hit[2]
+    found = RackReach(playable(st), st.commitment, seat, rack.key(), exposures, free)
+    known[(seat, r)] = (free, exposures, found)
+    return found
 
 
 def minus(counts: Sequence[int], tiles: Iterable[int]) -> list[int]:
@@ -94,7 +103,7 @@ def rack_completions(st: GameState, p: Player, r: int, counts: Sequence[int] | N
         x = st.acquired if fresh is None else fresh
         return _declared_completion(st, p, p.free() if counts is None else counts, need, x)
     if counts is None:
-        counts, ways = p.free(), _reach(st, p, rack).done()
+        counts, ways = p.free(), _reach(st, p, r).done()
     else:
         ways = np.flatnonzero(playable(st).way_aways(counts, rack.exposures) == 0)
     cc = whole_card(st)
@@ -183,7 +192,16 @@ def _near(st: GameState, p: Player, r: int, t: int) -> bool:
     some line at most one tile away)."""
     if p.declared is not None and r == 0:
         return declared_made_with(st, p, t)
-    return bool(len(_reach(st, p, p.racks[r]).near()))
+    return bool(len(_reach(st, p, r).near()))
+
+
+def _may_take(st: GameState, p: Player, r: int, t: int) -> bool:
+    """``t`` may complete rack ``r`` (a cheap necessary test: some line at most one tile
+    away holds ``t``, or a declared hand)."""
+    if p.declared is not None and r == 0:
+        return True
+    near = _reach(st, p, r).near()
+    return bool(len(near)) and bool(playable(st).demand[near, t].any())
 
 
 def _takes(st: GameState, p: Player, r: int, t: int, plus: Sequence[int]) -> bool:
@@ -191,7 +209,7 @@ def _takes(st: GameState, p: Player, r: int, t: int, plus: Sequence[int]) -> boo
     test, :func:`rack_completions`."""
     rack = p.racks[r]
     if not (p.declared is not None and r == 0):
-        near = _reach(st, p, rack).near()
+        near = _reach(st, p, r).near()
         if not len(near):
             return False
         cc = playable(st)
@@ -206,9 +224,11 @@ def claim_mahjongg(st: GameState, seat: int, t: int) -> tuple[bool, bool]:
     every open rack in that turn, winning)? Decided by :func:`rack_completions`, as the
     declarations are (section 4)."""
     p = st.players[seat]
+    open_racks = p.open_racks()
+    if not any(_may_take(st, p, r, t) for r in open_racks):  # the usual answer, cheaply
+        return False, False
     plus = list(p.free())
     plus[t] += 1
-    open_racks = p.open_racks()
     if not any(_takes(st, p, r, t, plus) for r in open_racks):
         return False, False
     double = (len(open_racks) >= 2 and all(r.dead is None for r in p.racks)

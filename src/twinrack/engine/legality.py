@@ -17,63 +17,65 @@ one (docs/rules.md, section 14).
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_
+
 from twinrack.engine.actions import Action
-from twinrack.engine.memo import memo_of
+from twinrack.engine.memo import Legal, memo_of
 from twinrack.engine.options import OPTIONS
 from twinrack.engine.refusals import acting, gate, open_kinds, reason
 from twinrack.engine.state import GameState
 from twinrack.errors import IllegalActionError
 
 
-def _list(st: GameState, seat: int) -> list[Action]:
+def _list(st: GameState, seat: int) -> tuple[list[Action], tuple[str, ...]]:
+    """The legal actions, and the kinds among them (sorted)."""
     if not acting(st, seat):  # every gate refuses a seat that does not act now
-        return []
+        return [], ()
     out: list[Action] = []
+    verbs: list[str] = []
     for verb in open_kinds(st.phase, st.obligation):  # the kinds whose gate lets it through
-        out.extend(OPTIONS[verb](st, seat))
-    return out
+        found = OPTIONS[verb](st, seat)
+        if found:
+            out.extend(found)
+            verbs.append(verb)
+    verbs.sort()
+    return out, tuple(verbs)
+
+
+def _known(state: GameState, seat: int) -> Legal:
+    """The seat's legal actions at this version (worked out once per version)."""
+    known = memo_of(state).legal
+    hit = known.get(seat)
+    if hit is None or hit.version != state.version:
+        acts, verbs = _list(state, seat)
+        hit = known[seat] = Legal(state.version, acts, verbs)
+    return hit
 
 
 def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (empty when it has nothing to do)."""
-    known = memo_of(state).legal
-    hit = known.get(seat)
-    if hit is not None and hit[0] == state.version:
-        return list(hit[1])
-    acts = _list(state, seat)
-    known[seat] = (state.version, acts, None)
-    return list(acts)
+    return list(_known(state, seat).actions)
 
 
 def legal_verbs(state: GameState, seat: int) -> tuple[str, ...]:
     """The kinds of action (verbs) among :func:`legal_actions`, sorted."""
-    known = memo_of(state).verbs
-    hit = known.get(seat)
-    if hit is not None and hit[0] == state.version:
-        return hit[1]
-    hit = (state.version, tuple(sorted({a.verb for a in legal_actions(state, seat)})))
-    known[seat] = hit
-    return hit[1]
+    return _known(state, seat).verbs
 
 
 def legal_set(state: GameState, seat: int) -> frozenset[Action]:
     """:func:`legal_actions` as a set (remembered like the list)."""
-    known = memo_of(state).legal
-    hit = known.get(seat)
-    if hit is None or hit[0] != state.version:
-        legal_actions(state, seat)
-        hit = known[seat]
-    if hit[2] is None:
-        hit = (hit[0], hit[1], frozenset(hit[1]))
-        known[seat] = hit
-    assert hit[2] is not None
-    return hit[2]
+    hit = _known(state, seat)
+    if hit.as_set is None:
+        hit.as_set = frozenset(hit.actions)
+    return hit.as_set
 
 
 def listed(state: GameState, action: Action) -> bool:
     """``action`` is legal now; cheapest for an action taken from :func:`legal_actions`."""
     hit = memo_of(state).legal.get(action.seat)
-    if hit is not None and hit[0] == state.version and any(a is action for a in hit[1]):
+    if (hit is not None and hit.version == state.version
+            and any(map(is_, repeat(action), hit.actions))):
         return True
     return action in legal_set(state, action.seat)
 

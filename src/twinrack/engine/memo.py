@@ -16,7 +16,6 @@ is a plain copy of its facts and a pickled state carries no cache. Two kinds of 
 
 from __future__ import annotations
 
-import operator
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -66,15 +65,14 @@ def _exact(cc: CompiledCard, key: ExposureKey, exposures: Any, free: Holding) ->
 
 def gained(before: Holding, now: Holding) -> int:
     """How many tiles ``now`` holds that ``before`` did not (a multiset difference)."""
-    apart: int = sum(map(abs, map(operator.sub, now, before)))
-    return (sum(now) - sum(before) + apart) // 2
+    return sum([x - y for x, y in zip(now, before, strict=True) if x > y])
 
 
 class RackReach:
     """The reach of one seat's rack with the seat's free tiles now, worked out only as far
     as a question needs. ``cc`` is the card the rack plays (declared lines left out)."""
 
-    __slots__ = ("cc", "exposures", "free", "key", "last", "lineage")
+    __slots__ = ("_done", "_near", "cc", "exposures", "free", "key", "last", "lineage")
 
     def __init__(self, cc: CompiledCard, game: str, seat: int, key: ExposureKey,
                  exposures: Any, free: Holding) -> None:
@@ -84,6 +82,8 @@ class RackReach:
         self.free = free
         self.lineage = (cc.card.sha256, game, seat, key)
         self.last = _LAST.get(self.lineage)
+        self._near: IntArray | None = None
+        self._done: IntArray | None = None
 
     def _known(self) -> Reach | None:
         """The exact reach, when it was worked out already."""
@@ -111,14 +111,21 @@ class RackReach:
         return found is not None and found.least >= floor
 
     def near(self) -> IntArray:
-        """The ways at most one tile away."""
-        if self.at_least(2):
-            return _EMPTY
-        return self.exact().near
+        """The ways at most one tile away (remembered: asked again and again while the
+        rack's holding stays, once per claim window)."""
+        if self._near is None:
+            self._near = _EMPTY if self.at_least(2) else self.exact().near
+        return self._near
 
     def done(self) -> IntArray:
-        """The ways the free tiles complete (a Mah Jongg). Right after one tile joined
-        the tiles of the last reach, only the ways that were one tile away are tried."""
+        """The ways the free tiles complete (a Mah Jongg), remembered like :meth:`near`."""
+        if self._done is None:
+            self._done = self._complete()
+        return self._done
+
+    def _complete(self) -> IntArray:
+        """Right after one tile joined the tiles of the last reach, only the ways that
+        were one tile away are tried."""
         if self.at_least(1):
             return _EMPTY
         found = self._known()
@@ -142,21 +149,34 @@ class RackReach:
 # ---------------------------------------------------------------------- per state
 
 
+class Legal:
+    """A seat's legal actions at one version, the verbs among them (sorted), and the
+    actions as a set once asked for."""
+
+    __slots__ = ("actions", "as_set", "verbs", "version")
+
+    def __init__(self, version: int, actions: list[Action], verbs: tuple[str, ...]) -> None:
+        self.version = version
+        self.actions = actions
+        self.verbs = verbs
+        self.as_set: frozenset[Action] | None = None
+
+
 @dataclass
 class StateMemo:
     """The memory of one state object (never copied with it)."""
 
-    #: per seat: (version, legal actions, the same as a set once asked for)
-    legal: dict[int, tuple[int, list[Action], frozenset[Action] | None]] = field(
-        default_factory=dict)
-    #: per seat: (version, the verbs of its legal actions)
-    verbs: dict[int, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
+    #: per seat: its legal actions at the version they were worked out for
+    legal: dict[int, Legal] = field(default_factory=dict)
     #: (what they were worked out from, Mah Jongg declarations of the seat on turn)
     mahjongg: tuple[object, Any] | None = None
     #: (version, the public seats of the view)
     public: tuple[int, Any] | None = None
-    #: per (seat, rack): the last public view of that rack
-    racks: dict[tuple[int, int], Any] = field(default_factory=dict)
+    #: per (seat, rack): the free tiles and exposures of the last reach asked for, and it
+    reach: dict[tuple[int, int], tuple[Holding, tuple[Any, ...], RackReach]] = field(
+        default_factory=dict)
+    #: per seat: its last public view
+    seats: dict[int, Any] = field(default_factory=dict)
 
 
 #: by id of the state object, with a weak reference to it (checked on every look-up, so a
@@ -164,15 +184,23 @@ class StateMemo:
 _STATES: dict[int, tuple[weakref.ref[GameState], StateMemo]] = {}
 
 
+#: the state asked about last, and its memo (most questions in a row are about one game)
+_last: tuple[weakref.ref[GameState], StateMemo] | None = None
+
+
 def memo_of(state: GameState) -> StateMemo:
     """The memo of this state object (a new one for a copy)."""
+    global _last
+    last = _last
+    if last is not None and last[0]() is state:
+        return last[1]
     found = _STATES.get(id(state))
-    if found is not None and found[0]() is state:
-        return found[1]
-    memo = StateMemo()
-    key = id(state)
-    _STATES[key] = (weakref.ref(state, lambda _ref: _forget(key, _ref)), memo)
-    return memo
+    if found is None or found[0]() is not state:
+        key = id(state)
+        found = (weakref.ref(state, lambda _ref: _forget(key, _ref)), StateMemo())
+        _STATES[key] = found
+    _last = found
+    return found[1]
 
 
 def _forget(key: int, ref: weakref.ref[GameState]) -> None:

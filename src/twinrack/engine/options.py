@@ -75,9 +75,12 @@ def _claim(seat: int, kind: ClaimKind) -> Claim:
 
 def _playing(st: GameState, seat: int) -> bool:
     """An ordinary turn: no claim's obligation pending, a tile to play, an open rack."""
+    if st.obligation is not None:
+        return False
     p = st.players[seat]
-    return (st.obligation is None and p.free_count() > 0
-            and any(r.mahjongg is None and r.dead is None for r in p.racks))
+    if p.free_count() <= 0:
+        return False
+    return any(r.mahjongg is None and r.dead is None for r in p.racks)
 
 
 def pass_options(st: GameState, seat: int) -> list[Action]:

@@ -148,7 +148,7 @@ class Player:
         return self.concealed - sum(self.racks[0].arranged)
 
     def open_racks(self) -> list[int]:
-        return [i for i, r in enumerate(self.racks) if not r.finished]
+        return [i for i, r in enumerate(self.racks) if r.mahjongg is None and r.dead is None]
 
     def total(self) -> int:
         """Every tile the player holds: concealed, exposed, Mah Jongg and error racks."""

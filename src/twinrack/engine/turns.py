@@ -98,7 +98,9 @@ def playable_racks(p: Player) -> list[int]:
 
 def _active(st: GameState, seat: int) -> bool:
     p = st.players[seat]
-    return not p.stopped and any(not r.finished for r in p.racks)
+    if p.stopped:
+        return False
+    return any(r.mahjongg is None and r.dead is None for r in p.racks)
 
 
 def begin_play(st: GameState, ev: list[Event]) -> None:

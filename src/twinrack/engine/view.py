@@ -8,13 +8,14 @@ once the game is over. Bots and clients get nothing else.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from twinrack.card.exposure import Exposure
 from twinrack.engine.events import Event
 from twinrack.engine.legality import legal_verbs
 from twinrack.engine.memo import StateMemo, memo_of
-from twinrack.engine.state import GameState, Phase, Rack, TurnStart
+from twinrack.engine.state import GameState, Phase, Player, Rack, TurnStart
 from twinrack.tiles import CANONICAL, format_tiles
 
 
@@ -143,6 +144,9 @@ class View(NamedTuple):
         }
 
 
+_ARRANGED = attrgetter("arranged")
+
+
 def _tiles(conc: Any) -> tuple[int, ...]:
     out: list[int] = []
     for t, n in enumerate(conc):
@@ -151,20 +155,33 @@ def _tiles(conc: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _rack_view(memo: StateMemo, where: tuple[int, int], r: Rack) -> RackView:
-    """The public view of one rack (the last one again when the rack has not changed)."""
-    cached: RackView | None = memo.racks.get(where)
-    exposures = tuple(r.exposures)
-    if (cached is not None and cached.exposures == exposures and cached.dead == r.dead
-            and (cached.mahjongg is None) == (r.mahjongg is None)):
-        return cached
+def _rack_view(r: Rack) -> RackView:
     mj = None
     if r.mahjongg is not None:
         m = r.mahjongg
         mj = MahJonggView(m.hand.id, m.hand.value, m.jokerless, m.closed, m.tiles)
-    rv = RackView(exposures, r.dead, r.killer, mj, r.error_tiles)
-    memo.racks[where] = rv
-    return rv
+    return RackView(tuple(r.exposures), r.dead, r.killer, mj, r.error_tiles)
+
+
+def _seat_view(memo: StateMemo, s: int, p: Player) -> SeatView:
+    """The public view of one seat: the last one again when nothing public of it changed
+    (its racks change only by an exposure, an exchange, a Mah Jongg or death)."""
+    cached: SeatView | None = memo.seats.get(s)
+    if cached is not None:
+        racks = cached.racks
+        for v, r in zip(racks, p.racks, strict=True):
+            if (v.dead != r.dead or (v.mahjongg is None) != (r.mahjongg is None)
+                    or v.exposures != tuple(r.exposures)):
+                racks = tuple(_rack_view(r) for r in p.racks)
+                break
+        if (racks is cached.racks and cached.concealed == p.concealed
+                and cached.declared == p.declared and cached.stopped == p.stopped):
+            return cached
+    else:
+        racks = tuple(_rack_view(r) for r in p.racks)
+    found = SeatView(s, p.concealed, racks, p.declared, p.stopped)
+    memo.seats[s] = found
+    return found
 
 
 def _public(st: GameState) -> tuple[SeatView, ...]:
@@ -173,9 +190,7 @@ def _public(st: GameState) -> tuple[SeatView, ...]:
     if cached is not None and cached[0] == st.version:
         seats: tuple[SeatView, ...] = cached[1]
         return seats
-    seats = tuple(SeatView(s, p.concealed, tuple(_rack_view(memo, (s, i), r)
-                                         for i, r in enumerate(p.racks)),
-                           p.declared, p.stopped) for s, p in enumerate(st.players))
+    seats = tuple([_seat_view(memo, s, p) for s, p in enumerate(st.players)])
     memo.public = (st.version, seats)
     return seats
 
@@ -188,7 +203,7 @@ def view(state: GameState, seat: int | None = None) -> View:
     verbs: tuple[str, ...] = ()
     if seat is not None:
         p = st.players[seat]
-        counts = tuple(tuple(r.arranged) for r in p.racks)
+        counts = tuple(map(tuple, map(_ARRANGED, p.racks)))
         free = tuple(p.free())
         fixed_rack = 0 if p.declared is not None else None
         if st.current == seat and st.phase == Phase.TURN:
