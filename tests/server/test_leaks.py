@@ -6,7 +6,8 @@ calls every GET route and opens every WebSocket route, for the game, as each sea
 token) and as a spectator, and checks that no answer holds anything that viewer may not
 see: another seat's concealed tiles, an event it sees redacted, the seed before the end,
 another seat's token. A route that changes a game by another method must be added to the
-checks below, or the test fails.
+checks below, or the test fails: the rematch (POST) is one, checked by
+:func:`check_rematch`.
 """
 
 from __future__ import annotations
@@ -58,6 +59,10 @@ def secrets_of(state: GameState, viewer: int | None, tokens: dict[int, str],
     return out
 
 
+#: the routes that act on a game by another method than GET, each checked below
+CHECKED_POSTS = {"/t/{game_id}/rematch"}
+
+
 def game_routes(app: Any) -> tuple[list[str], list[str]]:
     """Every GET path and WebSocket path of the app, with ``{game_id}`` and the other
     parameters left in place."""
@@ -69,7 +74,7 @@ def game_routes(app: Any) -> tuple[list[str], list[str]]:
             sockets.append(r.path)
         elif "GET" in (r.methods or ()):
             gets.append(r.path)
-        else:
+        elif r.path not in CHECKED_POSTS:
             assert "{game_id}" not in r.path, \
                 f"{r.methods} {r.path} acts on a game: cover it in this test"
     return gets, sockets
@@ -121,6 +126,10 @@ def check_every_route(players: Players, rng: random.Random) -> int:
             # and what it sends is the engine's view and this viewer's own actions
             msg = json.loads(first)
             assert msg["type"] == "state" and msg["view"] == view(state, viewer).to_dict()
+            # every hand is shown only at the end; the rematch link is the seat's own
+            assert (msg["view"]["revealed"] == []) == (not state.over)
+            assert msg["rematch"] is None or (viewer is not None and table.rematch
+                                              and table.rematch[1][viewer] in msg["rematch"])
             legal = legal_actions(state, viewer) if viewer is not None else []
             assert [x["text"] for x in msg["legal"]] == [a.body() for a in legal]
             calls += 1
@@ -130,6 +139,38 @@ def check_every_route(players: Players, rng: random.Random) -> int:
         expected["card"]["source"] = table.card.source
         assert rec == expected
     return calls
+
+
+def check_rematch(players: Players) -> None:
+    """The rematch route: refused during play and to a spectator or a wrong token; once the
+    game is over each seat is sent to its own seat of the one new table, and neither the
+    answers nor the old table's messages show a seat another seat's link."""
+    client = players.client
+    hub = client.app.state.hub
+    table = hub.tables[players.game_id]
+    url = f"/t/{players.game_id}/rematch"
+    client.cookies.clear()
+    assert client.post(url, data={"token": "not-a-token"}).status_code == 403
+    assert client.post(url).status_code == 403  # a spectator
+    if not table.state.over:
+        assert client.post(url, data={"token": players.tokens[0]}).status_code == 409
+        assert table.rematch is None
+        return
+    places = {}
+    for seat, token in players.tokens.items():
+        client.cookies.clear()
+        r = client.post(url, data={"token": token}, follow_redirects=False)
+        assert r.status_code == 303
+        places[seat] = r.headers["location"]
+    assert table.rematch is not None
+    new_id, new_tokens = table.rematch
+    assert places == {s: f"/t/{new_id}?token={t}" for s, t in new_tokens.items()}
+    for viewer in [None, *players.tokens]:
+        query = f"&token={players.tokens[viewer]}" if viewer is not None else ""
+        with client.websocket_connect(f"/ws/{players.game_id}?protocol={PROTOCOL}{query}") as ws:
+            first = ws.receive_text()
+        others = [t for s, t in new_tokens.items() if s != viewer]
+        assert not [t for t in others if t in first], f"a rematch link leaked to {viewer}"
 
 
 @pytest.mark.parametrize(("variant", "players", "seed"), [
@@ -147,6 +188,10 @@ def test_no_route_shows_a_viewer_what_it_may_not_see(database_url: str, variant:
                 steps += 1
                 if steps % 60 == 0:
                     calls += check_every_route(table, rng)
+                if steps == 30:
+                    check_rematch(table)
+            calls += check_every_route(table, rng)
+            check_rematch(table)
             calls += check_every_route(table, rng)
     assert calls > 50
 
