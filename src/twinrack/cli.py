@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from twinrack.card import Card, load_card
-from twinrack.card.compiled import CompiledCard, PairPlan
+from twinrack.card.compiled import CompiledCard, PairPlan, compiled
 from twinrack.card.exposure import Exposure
 from twinrack.errors import CardError, NotationError, TwinRackError
 from twinrack.tiles import JOKER, NUM_KINDS, counts_of, format_tiles, parse_tiles
@@ -192,7 +192,7 @@ def card_match(
                 fail(f"--exposed '{x}' is not among the tiles of --rack")
             concealed.remove(t)
     c = open_card(card)
-    cc = CompiledCard(c)
+    cc = compiled(c)
     problem = unfit(cc, exposures)
     matches = cc.matches(counts_of(concealed), exposures)
     if as_json:
@@ -243,7 +243,7 @@ def card_away(
         fail(f"one rack holds 1 to 14 tiles; --tiles and --exposed give {total}")
     if racks == 2 and total not in (27, 28):
         fail(f"two racks share 27 or 28 tiles; --tiles and the exposures give {total}")
-    cc = CompiledCard(open_card(card))
+    cc = compiled(open_card(card))
     if racks == 1:
         away_one(cc, held, exp1, top, as_json)
     else:

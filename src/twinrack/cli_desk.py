@@ -51,8 +51,8 @@ from twinrack.desk.tournament import (
     GameEntry,
     Tournament,
     atomic,
-    new_code,
 )
+from twinrack.engine.rules import RulesError, rules_from
 from twinrack.errors import TwinRackError
 
 out = Console(highlight=False, soft_wrap=True)
@@ -200,9 +200,7 @@ def _change(path: Path, command: Callable[..., Any], *args: Any, **kwargs: Any) 
     t = load_tournament(path)
 
     def run(trial: Tournament) -> Any:
-        for p in trial.players:  # a file from before codes: every player gets one
-            if not p.code:
-                p.code = new_code()
+        trial.give_missing_codes()
         return command(trial, *args, **kwargs)
 
     result = atomic(t, run)
@@ -303,8 +301,10 @@ def new(path: FileArg,
         _fail(f"--seats must be 4 or 2, not {seats}")
     if rounds < 1 or minutes < 1:
         _fail("--rounds and --minutes must be at least 1")
-    if revision not in ("2024", "2019"):
-        _fail(f"--revision must be 2024 or 2019, not {revision!r}")
+    try:
+        rules_from(revision=revision)  # the Siamese rules of 2-seat tables
+    except RulesError as err:
+        _fail(f"--revision: {err.message}")
     if not name.strip():
         _fail("--name must not be empty")
     t = Tournament(name.strip(), seats, rounds, minutes, revision, moves=parse_moves(move),

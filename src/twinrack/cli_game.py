@@ -19,6 +19,7 @@ from twinrack.bots.arena import GameResult, Setup
 from twinrack.card import Card, load_card
 from twinrack.engine import GameState, RulesError, RuleSet, new_game, score, settlement
 from twinrack.engine.record import FORMAT, RecordError, replay, verify
+from twinrack.engine.rules import rules_from
 from twinrack.errors import CardError, TwinRackError
 from twinrack.narration import narrate
 
@@ -152,10 +153,10 @@ def simulate_command(
     if jobs < 1:
         _fail("--jobs must be at least 1")
     try:
-        rules = RuleSet(variant=variant, players=len(names), revision=revision, strict=strict)
+        rules = rules_from(variant, len(names), revision, strict=strict)
     except RulesError as err:
         _fail(f"{err.message} (one bot per player: --bots gave {len(names)})"
-              if "played by" in err.message else err.message)
+              if err.code == "bad_player_count" else err.message)
     out_dir = _record_folder(record) if record is not None else None
     setup = Setup(rules, _card(card), names, seed, duplicate, record=out_dir is not None)
     result = _run_with_progress(setup, games, jobs, out_dir, show=not quiet)

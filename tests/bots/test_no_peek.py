@@ -29,7 +29,7 @@ def hidden_swapped(game: GameState, seat: int, rng: random.Random, swaps: int = 
         racks = [i for i in range(len(p.racks)) if not (p.declared is not None and i == 0)]
         for _ in range(swaps):
             r = rng.choice(racks)
-            conc = p.racks[r].conc
+            conc = p.racks[r].arranged
             held = [t for t in range(NUM_KINDS) if conc[t]
                     and not (s == other.current and t == other.acquired)]
             if not held:
@@ -44,7 +44,6 @@ def hidden_swapped(game: GameState, seat: int, rng: random.Random, swaps: int = 
             p.pool[x] -= 1
             p.pool[y] += 1
             other.wall[j] = x
-        p.bump(gained=-1)
     other.version = game.version
     return other
 

@@ -68,8 +68,32 @@ x = [1, 5]
 """
 
 
+#: the mini card with two lines declared right after the deal among its other lines (one
+#: of singles, one with groups that take Jokers), for the card limited to the other lines
+DECLARED_LINES_TOML = """
+[[hand]]
+section = "Declared"
+pattern = "NEWS 1357a 2468b FF"
+value = 75
+declared = true
+
+[[hand]]
+section = "Declared"
+pattern = "FFF 1111a 2222a 333a"
+value = 60
+declared = true
+"""
+
+
 def mini_card() -> Card:
     return parse_card(MINI_CARD_TOML, "mini.toml")
+
+
+def mini_card_with_declared() -> Card:
+    """The mini card with :data:`DECLARED_LINES_TOML` after its second line."""
+    at = MINI_CARD_TOML.index('[[hand]]\nsection = "Pairs"')
+    text = MINI_CARD_TOML[:at] + DECLARED_LINES_TOML.lstrip() + "\n" + MINI_CARD_TOML[at:]
+    return parse_card(text, "mini-declared.toml")
 
 
 def vector(tiles: list[int]) -> list[int]:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from twinrack.card.exposure import Exposure
 from twinrack.card.model import Card, Group, Way
@@ -203,6 +203,39 @@ def is_mah_jongg(way: Way, concealed_counts: Counts, exposures: Sequence[Exposur
         return False
     return any(_fills_exactly(rest, list(c), jokers)
                for rest in placements(way, exposures, concealed_line))
+
+
+def fillings(way: Way, counts: Counts, exposures: Sequence[Exposure] = (),
+             concealed_line: bool = False, need: int | None = None) -> list[tuple[int, ...]]:
+    """Every distinct set of tiles from ``counts`` that completes ``way`` with these
+    exposures: for each placement of the exposures, each group left takes some Jokers (none
+    in a single or a pair) and naturals for the rest; a set is kept when ``counts`` holds it
+    (and it holds ``need``). Sorted sets, in sorted order."""
+    found: set[tuple[int, ...]] = set()
+    for rest in placements(way, exposures, concealed_line):
+        choices = [range(g.size + 1) if g.size >= 3 else range(1) for g in rest]
+        for jokers in itertools.product(*choices):
+            tiles = [JOKER] * sum(jokers)
+            for g, j in zip(rest, jokers, strict=True):
+                tiles += [g.tile] * (g.size - j)
+            if all(tiles.count(t) <= counts[t] for t in set(tiles)) and (
+                    need is None or need in tiles):
+                found.add(tuple(sorted(tiles)))
+    return sorted(found)
+
+
+def without_declared(card: Card) -> Card:
+    """The card with its lines declared right after the deal left out (ids kept, lines
+    renumbered): what a rack may aim for in play."""
+    hands = tuple(replace(h, number=i)
+                  for i, h in enumerate(h for h in card.hands if not h.declared))
+    return Card(card.name, card.edition, hands, card.sha256 + ":without-declared")
+
+
+def kept_ways(card: Card) -> list[int]:
+    """The way indices (card order) of the lines not declared at the deal."""
+    return [i for i, (h, _w) in enumerate((h, w) for h in card.hands for w in h.ways)
+            if not h.declared]
 
 
 @dataclass(frozen=True)

@@ -278,7 +278,8 @@ def test_tournament_file_errors(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     g = tmp_path / "g.json"
     for args, message in ((["--seats", "3"], "--seats must be 4 or 2"),
                           (["--rounds", "0"], "--rounds and --minutes must be at least 1"),
-                          (["--revision", "2020"], "--revision must be 2024 or 2019"),
+                          (["--revision", "2020"], "--revision: unknown revision '2020' "
+                                                    "(expected 2024 or 2019)"),
                           (["--move", "S=x"], "--move 'S=x'")):
         assert message in refused(capsys, "tournament", "new", str(g), "--name", "x", *args)
         assert not g.exists()

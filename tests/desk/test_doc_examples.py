@@ -98,8 +98,7 @@ def fixed_world(folder: Path) -> Iterator[None]:
     """A fixed clock, time zone, console width and code generator; the folder as cwd."""
     CLOCK[0] = START
     rng = random.Random(2026)
-    saved = (time.time, twinrack.cli_desk.out, twinrack.desk.tournament.new_code,
-             twinrack.cli_desk.new_code, Path.cwd())
+    saved = (time.time, twinrack.cli_desk.out, twinrack.desk.tournament.new_code, Path.cwd())
     tz = os.environ.get("TZ")
     os.environ["TZ"] = "UTC"
     time.tzset()
@@ -113,13 +112,11 @@ def fixed_world(folder: Path) -> Iterator[None]:
     time.time = now  # type: ignore[assignment]
     twinrack.cli_desk.out = Console(highlight=False, soft_wrap=True, width=100)
     twinrack.desk.tournament.new_code = code
-    twinrack.cli_desk.new_code = code
     os.chdir(folder)
     try:
         yield
     finally:
-        (time.time, twinrack.cli_desk.out, twinrack.desk.tournament.new_code,
-         twinrack.cli_desk.new_code, cwd) = saved
+        time.time, twinrack.cli_desk.out, twinrack.desk.tournament.new_code, cwd = saved
         os.chdir(cwd)
         if tz is None:
             os.environ.pop("TZ", None)

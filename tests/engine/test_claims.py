@@ -102,7 +102,7 @@ def test_mahjongg_beats_an_exposure_even_from_farther() -> None:
     assert "3: claim mahjongg" in legal_texts(g, 3)
     ev = play(g, "1: claim expose", "2: pass", "3: claim mahjongg")
     assert ev[-1] == "grant 3 mahjongg 8C from 0"
-    assert g.current == 3 and g.must == "mahjongg"
+    assert g.current == 3 and g.obligation == "mahjongg"
     # only a Mah Jongg with the claimed tile may follow, or withdrawing the claim
     *declarations, last = legal_texts(g, 3)
     assert all(t.startswith("3: mahjongg") for t in declarations) and last == "3: withdraw"
@@ -122,7 +122,7 @@ def test_double_mahjongg_comes_first_in_2024() -> None:
     assert "1: claim double" not in legal_texts(g, 1)
     ev = play(g, "1: claim mahjongg", "2: claim double", "3: pass")
     assert ev[-1] == "grant 2 double 8C from 0"
-    assert g.must == "double"
+    assert g.obligation == "double"
 
 
 def test_double_has_no_priority_in_2019() -> None:

@@ -22,9 +22,9 @@ def arrange(game, seat: int, tiles: str) -> None:  # type: ignore[no-untyped-def
     want = Counter(parse_tiles(tiles))
     racks = game.players[seat].racks
     for t in range(36):
-        while racks[0].conc[t] > want[t]:
+        while racks[0].arranged[t] > want[t]:
             play(game, f"{seat}: move {CANONICAL[t]} 1>2")
-        while racks[0].conc[t] < want[t]:
+        while racks[0].arranged[t] < want[t]:
             play(game, f"{seat}: move {CANONICAL[t]} 2>1")
 
 
@@ -42,7 +42,7 @@ def test_declared_hand_is_declared_right_after_the_deal_and_fixes_13_tiles() -> 
     assert legal_texts(g, 1) == ["1: pass"]
     assert play(g, declare) == ["declare 0 Special-1: 1B 3B 5B 7B 2C 4C 6C N E W S G F"]
     assert play(g, "1: pass") == ["pass 1", "pick 0 8C"]
-    assert sum(g.players[0].racks[0].conc) == 13
+    assert sum(g.players[0].racks[0].arranged) == 13
     # no tile moves between racks while on the declared hand
     assert not any(t.startswith("0: move") for t in legal_texts(g, 0))
     assert refused(g, "0: move 9D 2>1") == "declared_hand_fixed"
@@ -116,13 +116,13 @@ def test_strict_declaration_as_arranged_in_error_kills_the_rack() -> None:
     g = rig(R(strict=True), [], picks="5D")
     p = g.players[0]
     # 15 tiles on rack 1 after the pick: move one away to declare rack 1 as arranged
-    src = next(t for t in range(36) if p.racks[0].conc[t])
+    src = next(t for t in range(36) if p.racks[0].arranged[t])
     play(g, f"0: move {CANONICAL[src]} 1>2")
     assert "0: mahjongg 1" in legal_texts(g, 0)
     ev = play(g, "0: mahjongg 1")
     assert ev[0].startswith("error 0 1: ") and ev[1] == "dead 0 1 error"
     assert g.players[0].racks[0].dead == "error"
-    assert g.players[0].n == 14
+    assert g.players[0].concealed == 14
 
 
 def test_strict_declaration_as_arranged_that_is_valid() -> None:
@@ -139,5 +139,5 @@ def test_strict_second_declaration_in_error_honours_the_first() -> None:
     assert "0: mahjongg 2" in legal_texts(g, 0)  # 14 tiles left on rack 2
     ev = play(g, "0: mahjongg 2")
     assert ev[1] == "dead 0 2 error" and ev[2] == "stop 0"
-    assert g.players[0].n == 0 and not g.over
+    assert g.players[0].concealed == 0 and not g.over
     assert lines(g)[0].startswith("seat 0: +50  Mah Jongg on rack 1: 2468-3")

@@ -126,7 +126,7 @@ def test_concealed_tiles_move_freely_between_own_racks() -> None:
     g = rig(R(), ["1B"], picks="4D")
     racks = g.players[0].racks
     before = list(g.players[0].pool)
-    src = 0 if racks[0].conc[0] else 1
+    src = 0 if racks[0].arranged[0] else 1
     ev = play(g, f"0: move 1B {src + 1}>{2 - src}")
     assert ev == [f"move 0 1B {src + 1}>{2 - src}"]
     assert g.players[0].pool == before
@@ -142,7 +142,7 @@ def test_mahjongg_on_a_rack_with_the_picked_tile() -> None:
     assert "0: mahjongg 1 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C 8C F F F" in options
     ev = play(g, "0: mahjongg 1 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C 8C F F F")
     assert ev == ["mahjongg 0 1 2468-3 jokerless closed: 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C 8C F F F"]
-    assert g.players[0].n == 14 and not g.over
+    assert g.players[0].concealed == 14 and not g.over
     # play goes on: discard, and the rack is finished
     assert all(t.startswith("0: discard") or t.startswith("0: move") is False
                for t in legal_texts(g, 0) if "mahjongg" in t)
@@ -203,7 +203,7 @@ def test_wall_game_when_the_wall_is_spent() -> None:
 
 def test_imperial_first_mahjongg_does_not_win_four_racks() -> None:
     g = rig(R("imperial", 2), [A13], picks="8C")
-    assert g.players[0].n == 56
+    assert g.players[0].concealed == 56
     ev = play(g, "0: mahjongg 1 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C 8C F F F")
     assert ev[-1].startswith("mahjongg 0 1 2468-3")
     assert not g.over and len(g.players[0].open_racks()) == 3

@@ -54,11 +54,11 @@ def all_exposed_game(strict: bool):  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("strict", [False, True])
 def test_a_mahjongg_of_exposures_only_is_declared_with_no_tile(strict: bool) -> None:
     g = all_exposed_game(strict)
-    assert g.players[0].racks[0].exposed == 14 and any(g.players[0].racks[0].conc)
+    assert g.players[0].racks[0].exposed == 14 and any(g.players[0].racks[0].arranged)
     assert [t for t in legal_texts(g, 0) if "mahjongg" in t] == ["0: mahjongg 1"]
     assert play(g, "0: mahjongg 1") == ["mahjongg 0 1 Honors-5 jokerless:"]
     p = g.players[0]
-    assert p.n == 14 and sum(p.racks[1].conc) == 14 and p.racks[0].dead is None
+    assert p.concealed == 14 and sum(p.racks[1].arranged) == 14 and p.racks[0].dead is None
     assert play(g, "0: discard 3D")[0] == "discard 0 3D"
     assert lines(g) == ["seat 0: +60  Mah Jongg on rack 1: Honors-5 (card value 30; "
                         "jokerless x2)"]
@@ -110,9 +110,9 @@ def test_double_claim_beside_a_rack_complete_with_an_exposure() -> None:
 def rack_holds(g: GameState, seat: int, rack: int, n: int) -> None:
     """Move concealed tiles so that rack ``rack`` (from 1) holds exactly ``n`` of them."""
     racks = g.players[seat].racks
-    src, dst = (rack, 3 - rack) if sum(racks[rack - 1].conc) > n else (3 - rack, rack)
-    while sum(racks[rack - 1].conc) != n:
-        t = next(k for k in range(36) if racks[src - 1].conc[k])
+    src, dst = (rack, 3 - rack) if sum(racks[rack - 1].arranged) > n else (3 - rack, rack)
+    while sum(racks[rack - 1].arranged) != n:
+        t = next(k for k in range(36) if racks[src - 1].arranged[k])
         play(g, f"{seat}: move {CANONICAL[t]} {src}>{dst}")
 
 
@@ -149,7 +149,7 @@ def test_a_false_mahjongg_claim_with_no_group_must_give_the_tile_back() -> None:
     assert refused(g, "1: discard 9D") == "must_expose"
     assert play(g, "1: withdraw") == ["withdraw 1 9D", "pick 1 2D"]
     assert g.discards == [(0, 9 + 9 + 8)] and g.players[1].pool[26] == 0
-    assert g.players[1].n == 28 and lines(g) == []
+    assert g.players[1].concealed == 28 and lines(g) == []
 
 
 def test_a_false_claimer_exposes_the_group_of_the_discard_or_withdraws() -> None:
@@ -170,7 +170,7 @@ def test_withdrawing_hands_the_tile_to_a_farther_mahjongg_in_royale() -> None:
     assert view(g, 2).waiting == ((3, "mahjongg"),)
     assert view(g, None).to_dict()["waiting"] == [[3, "mahjongg"]]
     assert play(g, "1: withdraw") == ["withdraw 1 8C", "grant 3 mahjongg 8C from 0"]
-    assert view(g, 2).waiting == () and g.must == "mahjongg"
+    assert view(g, 2).waiting == () and g.obligation == "mahjongg"
     assert play(g, f"3: mahjongg 1 {A13} 8C") == [
         "mahjongg 3 1 2468-3 jokerless closed: 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C 8C F F F"]
 
@@ -196,9 +196,9 @@ def test_after_a_mahjongg_claim_only_a_rack_holding_the_tile_is_declared_as_arra
     g = rig(R(strict=True), ["8C", A13], picks="1D 2D 3D")
     play(g, "0: discard 1D", "1: pass", "1: move 8C 2>1", "1: move 8C 2>1", "1: move 2D 1>2")
     rack_holds(g, 1, 2, 15)
-    assert g.players[1].racks[1].conc[16] == 0  # no 8C on rack 2
+    assert g.players[1].racks[1].arranged[16] == 0  # no 8C on rack 2
     play(g, "1: discard 2D", "0: pass", "0: discard 8C", "1: claim mahjongg")
-    assert [sum(r.conc) for r in g.players[1].racks] == [14, 14]
+    assert [sum(r.arranged) for r in g.players[1].racks] == [14, 14]
     arranged = [t for t in legal_texts(g, 1) if t in ("1: mahjongg 1", "1: mahjongg 2")]
     assert arranged == ["1: mahjongg 1"]  # rack 2 lacks the claimed 8C
 
@@ -290,7 +290,7 @@ def check_claims(g: GameState) -> int:
                 assert h.window is not None
                 apply(h, Pass(h.window.pending[0]))
             assert h.current == s and h.claim_kind == claim.kind
-            if h.must == "error":  # a claim in error: strict only
+            if h.obligation == "error":  # a claim in error: strict only
                 assert g.rules.strict and claim.kind == "mahjongg"
                 continue
             declare_all(h, s)

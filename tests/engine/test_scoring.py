@@ -14,7 +14,11 @@ from twinrack.engine.scoring import (
     HandFacts,
     MahJonggFact,
     ScoringRules,
+    end_facts,
+    out_on_dead_racks,
     score_game,
+    winner_of,
+    wrong_count_kills,
 )
 
 A13 = "F F F 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C"  # 2468-3 (25) less one 8C
@@ -229,9 +233,54 @@ def test_misnamed_discard_claimed_for_mahjongg_2019() -> None:
     assert second.totals[1] == -25 - 20
 
 
+# ------------------------------------------------------------------ the end of a game
+
+
+def _declared(seat: int, rack: int, turn: int) -> MahJonggFact:
+    return MahJonggFact(seat=seat, rack=rack, hand=HandFacts("L", 25), jokerless=False,
+                        closed=False, turn=turn)
+
+
+def test_the_seat_with_a_mahjongg_on_every_rack_wins_with_the_hands_of_its_last_turn() -> None:
+    declared = [_declared(1, 0, 3), _declared(0, 0, 4), _declared(0, 1, 9)]
+    assert winner_of(2, declared) == 0 and winner_of(4, declared) is None
+    facts = end_facts(2, 2, declared, [(), ()], wall_spent=False)
+    assert [m.wins for m in facts.mah_jonggs] == [False, False, True]
+    assert facts.winner == 0 and not facts.wall_game and facts.both_dead is None
+
+
+def test_the_hands_of_one_winning_turn_are_a_double() -> None:
+    facts = end_facts(2, 2, [_declared(0, 1, 6), _declared(0, 0, 6)], [(), ()],
+                      wall_spent=False)
+    assert [m.wins for m in facts.mah_jonggs] == [True, True]
+    assert score_game(facts, ScoringRules()).totals == (100, 0)
+
+
+def test_a_wall_game_has_no_mahjongg_exposed() -> None:
+    assert end_facts(2, 2, [], [(1,), ()], wall_spent=True).wall_game
+    spent = end_facts(2, 2, [_declared(1, 0, 2)], [(), ()], wall_spent=True)
+    assert not spent.wall_game and spent.winner is None
+
+
+def test_only_a_two_player_seat_is_out_on_dead_racks() -> None:
+    assert out_on_dead_racks(2, 2, [(1,), (0, 1)]) == 1
+    assert out_on_dead_racks(2, 4, [(0, 1), ()]) is None
+    assert out_on_dead_racks(4, 2, [(0, 1), (), (), ()]) is None
+    assert end_facts(2, 2, [], [{1, 0}, set()], wall_spent=False).dead == ((0, 1), ())
+
+
+def test_a_wrong_tile_count_kills_by_revision() -> None:
+    assert wrong_count_kills(ScoringRules("2024"), 2, {0}) == {0, 1}
+    assert wrong_count_kills(ScoringRules("2019"), 2, {0}) == {1}
+    assert wrong_count_kills(ScoringRules("2019"), 4, ()) == {0, 1, 2, 3}
+
+
 def test_settlement_two_players_pay_the_difference_three_or_four_use_a_pot() -> None:
     s = settle((60, 10))
     assert s.transfers == ((1, 0, Fraction(50)),)
+    assert settle((10, 10)).transfers == ()
+    # a pot of 4 x 10, +10 from the minus total; 30 and 5 paid out; 15 left, 3.75 each
     pot = settle((30, -10, 0, 5), 10)
-    assert sum(pot.payouts) == 0
-    assert pot.payouts[0] > pot.payouts[3] > pot.payouts[2] > pot.payouts[1]
+    assert pot.transfers == ()
+    assert pot.payouts == (Fraction(95, 4), Fraction(-65, 4), Fraction(-25, 4),
+                           Fraction(-5, 4))

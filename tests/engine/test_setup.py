@@ -32,7 +32,7 @@ def test_tile_counts_of_every_variant(variant: str, players: int, racks: int, se
     assert counts[JOKER] == jokers and counts[FLOWER] == jokers
     assert counts[parse_tiles("5D")[0]] == 4 * sets
     # every player holds 14R-1 tiles, East 14R on its first turn (2024: after its pick)
-    assert [p.n for p in game.players] == [14 * racks] + [14 * racks - 1] * (players - 1)
+    assert [p.concealed for p in game.players] == [14 * racks] + [14 * racks - 1] * (players - 1)
 
 
 @pytest.mark.parametrize("players", [1, 3])
@@ -57,7 +57,7 @@ def test_deal_2024_four_at_a_time_then_east_picks() -> None:
     ev = [str(e) for e in game.events]
     assert ev[1].startswith("deal 0 27:") and ev[2].startswith("deal 1 27:")
     assert ev[3] == "pick 0 9D"  # East picks a 28th tile to begin
-    assert game.current == 0 and game.players[0].n == 28
+    assert game.current == 0 and game.players[0].concealed == 28
 
 
 def test_deal_2019_east_gets_28_and_discards_first() -> None:

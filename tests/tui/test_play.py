@@ -218,7 +218,7 @@ async def test_an_exposure_that_kills_a_rack_asks_first() -> None:
         assert isinstance(app.screen, ConfirmScreen)
         await pilot.press("n")  # not exposed; e opens the list again
         assert app.screen is app.board and not events_of(app, Exposed)
-        assert table.state.must == "expose"
+        assert table.state.obligation == "expose"
         await pilot.press("e")
         await choose(pilot, app, "rack 1:")
         await pilot.press("y")

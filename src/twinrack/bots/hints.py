@@ -35,10 +35,9 @@ from twinrack.bots.greedy import Racks, minus, open_racks, plus
 from twinrack.bots.plans import Planner, planner
 from twinrack.bots.seen import Position, position, unseen
 from twinrack.card import Card
-from twinrack.card.compiled import IMPOSSIBLE
+from twinrack.card.compiled import IMPOSSIBLE, compiled
 from twinrack.card.model import Hand
 from twinrack.engine import Action, Claim, MahJongg
-from twinrack.engine.state import card_info
 from twinrack.engine.view import View
 from twinrack.narration import tile_label
 from twinrack.tiles import CANONICAL, JOKER, NUM_KINDS
@@ -353,7 +352,7 @@ def _declared_rack(card: Card, seat: Position, unseen_counts: Sequence[int]) -> 
     if seat.declared is None or seat.fixed_rack is None:
         return None
     hand = card.hand(seat.declared)
-    found = [h for h in card_info(card).cc.nearest(seat.fixed) if h.hand.id == hand.id]
+    found = [h for h in compiled(card).nearest(seat.fixed) if h.hand.id == hand.id]
     lines = (_line(hand, found[0].needs, unseen_counts, None),) if found else ()
     return RackHint(seat.fixed_rack + 1, lines)
 
@@ -376,7 +375,7 @@ def _mahjongg(view: View, card: Card, seat: Position, legal: Sequence[Action]
                 and (a.tiles or sum(x.size for x in seat.exposures[a.rack]) == 14)]
     if not declared:
         return None
-    cc = card_info(card).cc
+    cc = compiled(card)
     said = []
     for r in sorted({a.rack for a in declared}):
         best: Hand | None = None

@@ -6,18 +6,19 @@ the compiled card's pair search; one rack alone directly; three or four (Imperia
 pairing the racks two by two, each pair taking the tiles it uses before the next pair plans.
 
 Lines flagged ``declared`` (Atomic-style) are made only after a declaration right after
-the deal, so plans leave them out: the planner works on a copy of the card without them.
+the deal, so plans leave them out: the planner works on the shared compiled card limited to
+the other lines (``compiled(card).without_declared``); way indices are the card's own.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import numpy as np
 
-from twinrack.card.compiled import IMPOSSIBLE, CompiledCard, IntArray
+from twinrack.card.compiled import IMPOSSIBLE, CompiledCard, IntArray, compiled
 from twinrack.card.exposure import Exposure
 from twinrack.card.model import Card, Hand, Way
 from twinrack.tiles import JOKER, NUM_KINDS
@@ -42,7 +43,7 @@ class RackPlan:
 
     rack: int
     hand: Hand
-    way: int  # index of the concrete way in the planner's compiled card
+    way: int  # index of the concrete way in the card's compiled card
 
 
 @dataclass(frozen=True)
@@ -62,30 +63,20 @@ class Plan:
 _NONE = Plan((), IMPOSSIBLE)
 
 
-def plain_card(card: Card) -> Card:
-    """The card without its declared-at-deal lines, renumbered (ids unchanged)."""
-    hands = tuple(replace(h, number=i)
-                  for i, h in enumerate(h for h in card.hands if not h.declared))
-    return Card(card.name, card.edition, hands, card.sha256 + ":plain")
-
-
 class Planner:
-    """Plans for one card. Build with :func:`planner` (one per card, cached)."""
+    """Plans for one card. Build with :func:`planner`."""
 
     def __init__(self, card: Card) -> None:
         self.card = card
-        self.plain = plain_card(card)
-        self.cc = CompiledCard(self.plain)
+        #: the card's compiled card, limited to the lines that are not declared at the deal
+        self.cc: CompiledCard = compiled(card).without_declared
         cc = self.cc
         self.ways: list[Way] = cc.ways
         self.way_hand: IntArray = cc.way_hand
-        self.hands = self.plain.hands
-        n = cc.n_ways
-        # per way: demand of naturals (singles, pairs) and of big groups, as int arrays
-        self.nat = cc.nat[:, :NUM_KINDS].astype(np.int64)
-        self.big = cc.big[:, :NUM_KINDS].astype(np.int64)
+        #: the lines a plan may aim for
+        self.hands = tuple(h for h in card.hands if not h.declared)
         self.way_value = cc.way_value
-        self.n_ways = n
+        self.n_ways = cc.n_ways
 
     # ------------------------------------------------------------------ one rack
 
@@ -99,7 +90,7 @@ class Planner:
             return _NONE
         cand = np.flatnonzero(a == best)
         w = int(cand[np.argmax(self.way_value[cand])])
-        return Plan((RackPlan(rack, self.hands[int(self.way_hand[w])], w),), best)
+        return Plan((RackPlan(rack, self.cc.hand_of(w), w),), best)
 
     # ------------------------------------------------------------------ tiles a way uses
 
@@ -201,18 +192,11 @@ class Planner:
             if best >= IMPOSSIBLE:
                 continue
             near = np.flatnonzero(a <= best + slack)
-            out += ((self.nat[near] + self.big[near]) > 0).sum(axis=0)
+            out += self.cc.demand[near, :NUM_KINDS].sum(axis=0)
         return [int(x) for x in out]
 
 
-_PLANNERS: dict[str, Planner] = {}
-
-
 def planner(card: Card) -> Planner:
-    """The planner of ``card`` (built once per card sha256)."""
-    p = _PLANNERS.get(card.sha256)
-    if p is None:
-        if len(_PLANNERS) > 8:
-            _PLANNERS.clear()
-        p = _PLANNERS[card.sha256] = Planner(card)
-    return p
+    """The planner of ``card``: cheap to make, it holds only what :func:`compiled`
+    already keeps for the card."""
+    return Planner(card)

@@ -11,7 +11,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from twinrack.card.model import Card, Hand
+from twinrack.card.model import Card, Hand, Way
 from twinrack.card.pattern import PatternError, check_xy, expand, parse_pattern
 from twinrack.errors import CardError, CardProblem, TwinRackError
 
@@ -163,6 +163,18 @@ def _values(hand: dict[str, Any], key: str, i: int, problems: _Problems) -> tupl
 
 def parse_card(source: str, file: str = "<card>") -> Card:
     """Build a card from TOML text; raises :class:`CardError` listing every problem."""
+    doc, problems = _read(source, file)
+    name, edition, raw_hands = _top(doc, problems)
+    hands = _hands(raw_hands, problems)
+    if problems.items:
+        # in file order (a hand's keys are checked in a fixed order, not as written)
+        raise CardError(sorted(problems.items, key=lambda p: (p.line, p.column)))
+    return Card(name=name, edition=edition, hands=tuple(hands),
+                sha256=hashlib.sha256(source.encode()).hexdigest(), source=source, path=file)
+
+
+def _read(source: str, file: str) -> tuple[dict[str, Any], _Problems]:
+    """The TOML document of a card within its budget, or :class:`CardError` at once."""
     if len(source) > MAX_CARD_CHARS:
         raise CardError([CardProblem(file, 1, 1, f"the card is {len(source):,} characters "
                                      f"long; a card may have at most {MAX_CARD_CHARS:,}", "")])
@@ -174,7 +186,7 @@ def parse_card(source: str, file: str = "<card>") -> Card:
                            "deep")
         raise CardError(problems.items)
     try:
-        doc = tomllib.loads(source)
+        return tomllib.loads(source), problems
     except tomllib.TOMLDecodeError as err:
         text = str(err)
         m = _TOML_POS.search(text)
@@ -185,6 +197,10 @@ def parse_card(source: str, file: str = "<card>") -> Card:
         problems.add(spot, f"not valid TOML: {message}")
         raise CardError(problems.items) from None
 
+
+def _top(doc: dict[str, Any], problems: _Problems) -> tuple[str, str, list[Any]]:
+    """The card's name, edition and raw hand tables."""
+    locator = problems.locator
     for key in doc:
         if key not in TOP_KEYS:
             problems.add(locator.value(-1, key), f"unknown key '{key}' (expected name, edition "
@@ -203,108 +219,125 @@ def parse_card(source: str, file: str = "<card>") -> Card:
         problems.add(locator.value(-1, "hand") if "hand" in doc else locator.end(),
                      "a card needs at least one [[hand]] table")
         raw_hands = []
-
-    hands: list[Hand] = []
-    per_section: dict[str, int] = {}
-    ids: dict[str, int] = {}
     if len(raw_hands) > MAX_HANDS:
         problems.add(locator.header(MAX_HANDS), f"the card has {len(raw_hands)} hands; a card "
                                                 f"may have at most {MAX_HANDS}")
         raise CardError(problems.items)
+    return str(name), str(edition), raw_hands
+
+
+def _hands(raw_hands: list[Any], problems: _Problems) -> list[Hand]:
+    """Every hand that loads, within the card's budget of ways."""
+    hands: list[Hand] = []
+    per_section: dict[str, int] = {}
+    ids: dict[str, int] = {}
     total_ways = 0
     for i, raw in enumerate(raw_hands):
         if not isinstance(raw, dict):
-            problems.add(locator.header(i), "each hand must be a [[hand]] table")
+            problems.add(problems.locator.header(i), "each hand must be a [[hand]] table")
             continue
         before = len(problems.items)
-        for key in raw:
-            if key not in HAND_KEYS:
-                problems.add(locator.value(i, key),
-                             f"unknown key '{key}' (a hand has section, pattern, value, id, "
-                             "concealed, star, declared, suits, x, y, note)")
-        section = raw.get("section")
-        if not isinstance(section, str) or not section.strip():
-            problems.add(locator.value(i, "section") if "section" in raw else locator.header(i),
-                         "a hand needs a section: section = \"2468\"")
-            section = ""
-        per_section[section] = per_section.get(section, 0) + 1
-        value = raw.get("value")
-        if "value" not in raw:
-            problems.add(locator.header(i), "a hand needs a value: value = 25")
-        elif not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-            problems.add(locator.value(i, "value"), "value must be a positive whole number")
-        elif value > MAX_VALUE:
-            problems.add(locator.value(i, "value"), f"value must be at most {MAX_VALUE:,}")
-        hand_id = raw.get("id", f"{section}-{per_section[section]}")
-        if not isinstance(hand_id, str) or not hand_id.strip():
-            problems.add(locator.value(i, "id"), "id must be non-empty text")
-            hand_id = f"{section}-{per_section[section]}"
-        elif hand_id in ids:
-            problems.add(locator.value(i, "id") if "id" in raw else locator.header(i),
-                         f"id '{hand_id}' is already used by hand {ids[hand_id] + 1}")
-        ids.setdefault(hand_id, i)
-        concealed = _bool(raw, "concealed", i, problems)
-        star = _bool(raw, "star", i, problems)
-        declared = _bool(raw, "declared", i, problems)
-        suits = raw.get("suits", "distinct")
-        if suits not in ("distinct", "any"):
-            problems.add(locator.value(i, "suits"), "suits must be \"distinct\" or \"any\"")
-            suits = "distinct"
-        x = _values(raw, "x", i, problems)
-        y = _values(raw, "y", i, problems)
-        note = raw.get("note", "")
-        if not isinstance(note, str):
-            problems.add(locator.value(i, "note"), "note must be text")
-            note = ""
-        pattern_text = raw.get("pattern")
-        if not isinstance(pattern_text, str):
-            problems.add(locator.value(i, "pattern") if "pattern" in raw else locator.header(i),
-                         "a hand needs a pattern: pattern = \"FF 2222a 4444a 6666a\""
-                         if "pattern" not in raw else "pattern must be text in quotes")
-            continue
-        try:
-            pattern = parse_pattern(pattern_text)
-        except PatternError as err:
-            problems.add(locator.pattern_column(i, err.column, pattern_text), err.message)
-            continue
-        if pattern.size != HAND_SIZE:
-            first = pattern.groups[0].column if pattern.groups else 0
-            problems.add(locator.pattern_column(i, first, pattern_text),
-                         f"pattern has {pattern.size} tiles, a hand needs {HAND_SIZE}")
-            continue
-        for var, allowed in (("X", x), ("Y", y)):
-            if allowed is not None:
-                msg = check_xy(pattern, var, allowed)
-                if msg:
-                    problems.add(locator.value(i, var.lower()), msg)
-        if len(problems.items) > before:
-            continue
-        ways, _dropped = expand(pattern, suits=suits, x=x, y=y)
-        if not ways:
-            problems.add(locator.pattern_column(i, 0, pattern_text),
-                         "no way to make this hand: its singles and pairs need more natural "
-                         "copies of a tile than one set holds (Jokers cannot stand in them)")
-            continue
-        where = locator.pattern_column(i, 0, pattern_text)
-        if len(ways) > MAX_WAYS_PER_LINE:
-            problems.add(where, f"this line makes {len(ways):,} ways; a line may make at most "
-                                f"{MAX_WAYS_PER_LINE:,} (narrow X and Y with the x and y keys, "
-                                "or use suits = \"distinct\")")
+        fields = _hand_fields(raw, i, problems, per_section, ids)
+        ways = _hand_ways(raw, i, fields, problems, before)
+        if ways is None:
             continue
         total_ways += len(ways)
         if total_ways > MAX_WAYS_PER_CARD:
-            problems.add(where, f"with this line the card makes {total_ways:,} ways; a card "
-                                f"may make at most {MAX_WAYS_PER_CARD:,}")
+            problems.add(problems.locator.pattern_column(i, 0, fields["pattern"]),
+                         f"with this line the card makes {total_ways:,} ways; a card "
+                         f"may make at most {MAX_WAYS_PER_CARD:,}")
             break
-        assert isinstance(value, int)
-        hands.append(Hand(id=hand_id, section=section, pattern=pattern_text, value=value,
-                          ways=tuple(ways), number=len(hands), concealed=concealed, star=star,
-                          declared=declared, suits=suits, note=note, x=x, y=y))
-    if problems.items:
-        # in file order (a hand's keys are checked in a fixed order, not as written)
-        raise CardError(sorted(problems.items, key=lambda p: (p.line, p.column)))
-    return Card(name=str(name), edition=str(edition), hands=tuple(hands),
-                sha256=hashlib.sha256(source.encode()).hexdigest(), source=source, path=file)
+        hands.append(Hand(ways=tuple(ways), number=len(hands), **fields))
+    return hands
+
+
+def _hand_fields(raw: dict[str, Any], i: int, problems: _Problems,
+                 per_section: dict[str, int], ids: dict[str, int]) -> dict[str, Any]:
+    """The fields of hand ``i`` but its pattern's ways (problems are noted, and a bad field
+    gets its default so that the other checks go on)."""
+    locator = problems.locator
+    for key in raw:
+        if key not in HAND_KEYS:
+            problems.add(locator.value(i, key),
+                         f"unknown key '{key}' (a hand has section, pattern, value, id, "
+                         "concealed, star, declared, suits, x, y, note)")
+    section = raw.get("section")
+    if not isinstance(section, str) or not section.strip():
+        problems.add(locator.value(i, "section") if "section" in raw else locator.header(i),
+                     "a hand needs a section: section = \"2468\"")
+        section = ""
+    per_section[section] = per_section.get(section, 0) + 1
+    value = raw.get("value")
+    if "value" not in raw:
+        problems.add(locator.header(i), "a hand needs a value: value = 25")
+    elif not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        problems.add(locator.value(i, "value"), "value must be a positive whole number")
+    elif value > MAX_VALUE:
+        problems.add(locator.value(i, "value"), f"value must be at most {MAX_VALUE:,}")
+    hand_id = raw.get("id", f"{section}-{per_section[section]}")
+    if not isinstance(hand_id, str) or not hand_id.strip():
+        problems.add(locator.value(i, "id"), "id must be non-empty text")
+        hand_id = f"{section}-{per_section[section]}"
+    elif hand_id in ids:
+        problems.add(locator.value(i, "id") if "id" in raw else locator.header(i),
+                     f"id '{hand_id}' is already used by hand {ids[hand_id] + 1}")
+    ids.setdefault(hand_id, i)
+    flags = {key: _bool(raw, key, i, problems) for key in ("concealed", "star", "declared")}
+    suits = raw.get("suits", "distinct")
+    if suits not in ("distinct", "any"):
+        problems.add(locator.value(i, "suits"), "suits must be \"distinct\" or \"any\"")
+        suits = "distinct"
+    x = _values(raw, "x", i, problems)
+    y = _values(raw, "y", i, problems)
+    note = raw.get("note", "")
+    if not isinstance(note, str):
+        problems.add(locator.value(i, "note"), "note must be text")
+        note = ""
+    return {"id": hand_id, "section": section, "pattern": raw.get("pattern"), "value": value,
+            **flags, "suits": suits, "note": note, "x": x, "y": y}
+
+
+def _hand_ways(raw: dict[str, Any], i: int, fields: dict[str, Any], problems: _Problems,
+               before: int) -> list[Way] | None:
+    """The concrete ways of hand ``i``'s pattern, or None when the hand does not load
+    (its pattern is bad, or the hand had problems after the first ``before``)."""
+    locator = problems.locator
+    pattern_text = fields["pattern"]
+    if not isinstance(pattern_text, str):
+        problems.add(locator.value(i, "pattern") if "pattern" in raw else locator.header(i),
+                     "a hand needs a pattern: pattern = \"FF 2222a 4444a 6666a\""
+                     if "pattern" not in raw else "pattern must be text in quotes")
+        return None
+    try:
+        pattern = parse_pattern(pattern_text)
+    except PatternError as err:
+        problems.add(locator.pattern_column(i, err.column, pattern_text), err.message)
+        return None
+    if pattern.size != HAND_SIZE:
+        first = pattern.groups[0].column if pattern.groups else 0
+        problems.add(locator.pattern_column(i, first, pattern_text),
+                     f"pattern has {pattern.size} tiles, a hand needs {HAND_SIZE}")
+        return None
+    for var, allowed in (("X", fields["x"]), ("Y", fields["y"])):
+        if allowed is not None:
+            msg = check_xy(pattern, var, allowed)
+            if msg:
+                problems.add(locator.value(i, var.lower()), msg)
+    if len(problems.items) > before:
+        return None
+    ways, _dropped = expand(pattern, suits=fields["suits"], x=fields["x"], y=fields["y"])
+    where = locator.pattern_column(i, 0, pattern_text)
+    if not ways:
+        problems.add(where, "no way to make this hand: its singles and pairs need more "
+                            "natural copies of a tile than one set holds (Jokers cannot "
+                            "stand in them)")
+        return None
+    if len(ways) > MAX_WAYS_PER_LINE:
+        problems.add(where, f"this line makes {len(ways):,} ways; a line may make at most "
+                            f"{MAX_WAYS_PER_LINE:,} (narrow X and Y with the x and y keys, "
+                            "or use suits = \"distinct\")")
+        return None
+    return ways
 
 
 def _too_deep(source: str) -> _Spot | None:

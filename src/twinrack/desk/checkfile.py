@@ -17,12 +17,13 @@ from twinrack.desk.tournament import (
     MAX_VALUE_LIMIT,
     AuditEntry,
     DeskError,
+    Entrant,
     GameEntry,
-    Player,
     Round,
     Substitute,
     Tournament,
 )
+from twinrack.engine.rules import REVISIONS
 
 _TOP = {"name", "seats", "rounds_planned", "round_minutes", "revision", "moves", "max_value",
         "players", "substitutes", "rounds", "audit"}
@@ -94,7 +95,7 @@ def _read(doc: Any) -> Tournament:
     if seats not in (2, 4) or isinstance(seats, bool):
         raise _Bad("seats", "must be 4 or 2")
     revision = doc.get("revision", "2024")
-    if revision not in ("2024", "2019"):
+    if revision not in REVISIONS:
         raise _Bad("revision", "must be \"2024\" or \"2019\"")
     moves = doc.get("moves", {})
     if not isinstance(moves, dict):
@@ -124,7 +125,7 @@ def _read(doc: Any) -> Tournament:
     return t
 
 
-def _player(p: Any, where: str, i: int, t: Tournament) -> Player:
+def _player(p: Any, where: str, i: int, t: Tournament) -> Entrant:
     p = _obj(p, where, {"name", "nametag", "code", "withdrawn_from"}, {"name", "nametag"})
     letters = t.movement.seats
     expected = f"{i // t.seats + 1}{letters[i % t.seats]}"
@@ -134,7 +135,7 @@ def _player(p: Any, where: str, i: int, t: Tournament) -> Player:
     withdrawn = p.get("withdrawn_from")
     if withdrawn is not None:
         _int(withdrawn, f"{where}.withdrawn_from", 1, t.rounds_planned)
-    return Player(_str(p["name"], f"{where}.name"), expected,
+    return Entrant(_str(p["name"], f"{where}.name"), expected,
                   _str(p.get("code", ""), f"{where}.code", empty=True), withdrawn)
 
 

@@ -7,7 +7,7 @@ import io
 from collections.abc import Iterable
 from html import escape
 
-from twinrack.desk.tournament import GAMES_PER_ROUND, GameEntry, Seat, Tournament
+from twinrack.desk.tournament import GAMES_PER_ROUND, GameEntry, Occupant, Tournament
 
 #: a text cell starting with one of these is run as a formula by spreadsheet programs
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -38,10 +38,10 @@ class _SafeWriter:
 
 def standings_csv(t: Tournament) -> str:
     buf = io.StringIO()
-    w = _SafeWriter(buf)
-    w.writerow(["rank", "name", "nametag", "points", "wins", "games", "head_to_head"])
+    writer = _SafeWriter(buf)
+    writer.writerow(["rank", "name", "nametag", "points", "wins", "games", "head_to_head"])
     for row in t.standings():
-        w.writerow([row["rank"], row["name"], row["nametag"], row["points"], row["wins"],
+        writer.writerow([row["rank"], row["name"], row["nametag"], row["points"], row["wins"],
                     row["games"], row["head_to_head"]])
     return buf.getvalue()
 
@@ -49,15 +49,15 @@ def standings_csv(t: Tournament) -> str:
 def games_csv(t: Tournament) -> str:
     """Every recorded game, one row per player per game."""
     buf = io.StringIO()
-    w = _SafeWriter(buf)
-    w.writerow(["round", "table", "game", "nametag", "name", "points", "winner", "confirmed_by",
-                "late"])
+    writer = _SafeWriter(buf)
+    writer.writerow(["round", "table", "game", "nametag", "name", "points", "winner",
+                     "confirmed_by", "late"])
     names = {p.nametag: p.name for p in t.players}
     for r in t.rounds:
         for table in sorted(r.sheets):
             for g in r.sheets[table]:
                 for tag, pts in g.points.items():
-                    w.writerow([r.number, table, g.number, tag, names.get(tag, tag), pts,
+                    writer.writerow([r.number, table, g.number, tag, names.get(tag, tag), pts,
                                 g.winner or "", g.confirmed_by or "", "yes" if g.late else ""])
     return buf.getvalue()
 
@@ -81,7 +81,7 @@ def _page(title: str, body: str) -> str:
             f"</title><style>{_STYLE}</style></head><body>{body}</body></html>")
 
 
-def _seat_label(s: Seat) -> str:
+def _seat_label(s: Occupant) -> str:
     if s.name is None:
         return f"{s.letter}: empty seat ({s.tag})"
     return (f"{s.letter}: {escape(s.name)} ({s.tag}"

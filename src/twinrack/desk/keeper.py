@@ -6,21 +6,26 @@ A game sheet is JSON (docs/score-keeper.md has the format and examples)::
      "events": [{"mahjongg": "Ann", "rack": 1, "value": 30, "jokerless": true},
                 {"mahjongg": "Ann", "rack": 2, "hand": "2468-1", "discarder": "Bea"}]}
 
-The keeper works out which Mah Jongg is a first, the winning second or part of a Double from
-the order of the events (``double`` or ``turn`` join two into one turn). Every field is
-checked and a bad one is named in the message (``events[1].rack``).
+The keeper reads the events in order and works out the turn of each Mah Jongg (``double``
+or ``turn`` join two into one turn); every field is checked and a bad one is named in the
+message (``events[1].rack``). It states no rule of its own: the sheet's rules are checked by
+:func:`twinrack.engine.rules.rules_from`, and which Mah Jonggs win (a Double when two come
+in the winning turn), a wall game, dead racks and a wrong tile count are the engine's
+(:func:`twinrack.engine.scoring.end_facts` and its helpers), as is the score.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from twinrack.card import Card, load_card
+from twinrack.desk.tournament_scoring import PENALTIES, THROW_PENALTIES
+from twinrack.engine.rules import VARIANTS, RulesError, RuleSet, rules_from
 from twinrack.engine.scoring import (
     GameFacts,
     HandFacts,
@@ -28,14 +33,15 @@ from twinrack.engine.scoring import (
     Penalty,
     Score,
     ScoringRules,
+    end_facts,
+    out_on_dead_racks,
     score_game,
     settle,
+    winner_of,
+    wrong_count_kills,
 )
-from twinrack.engine.tournament_scoring import PENALTIES, THROW_PENALTIES
 from twinrack.errors import CardError, TwinRackError
-from twinrack.tiles import racks_for, tile_set
 
-VARIANTS = ("siamese", "royale", "imperial")
 DEAD_CAUSES = ("exposure", "wrong_wall", "exposed_before_racking", "mahjongg_in_error",
                "claimed_for_mahjongg_then_exposed", "other")
 #: the referee's penalties a game sheet may record: the conduct penalties of section 11 and
@@ -46,6 +52,8 @@ SHEET_PENALTIES: dict[str, tuple[int, str]] = {**PENALTIES, **THROW_PENALTIES}
 DEFAULT_MAX_VALUE = 100
 #: the most points each player may put in the pot
 MAX_POT = 100_000
+TOP_FIELDS = ("players", "variant", "revision", "card", "lowest_value", "events", "pot",
+              "wall_dead")
 EVENT_KINDS = ("mahjongg", "wall_game", "dead", "wrong_tile_count", "penalty")
 _EVENT_FIELDS: dict[str, set[str]] = {
     "mahjongg": {"mahjongg", "rack", "hand", "value", "jokerless", "closed", "self_picked",
@@ -55,6 +63,13 @@ _EVENT_FIELDS: dict[str, set[str]] = {
     "dead": {"dead", "rack", "cause"},
     "wrong_tile_count": {"wrong_tile_count"},
     "penalty": {"penalty", "player"},
+}
+#: what a sheet says when its rules do not hold, by the option at fault
+_RULES_WORDS = {
+    "variant": f"one of {', '.join(VARIANTS)}",
+    "revision": "\"2024\" or \"2019\" (a string)",
+    "wall_dead": "\"any\" (a player with a dead rack gets nothing in a wall game) or \"all\" "
+                 "(only a player whose racks are all dead)",
 }
 
 
@@ -76,8 +91,7 @@ class KeptGame:
 
     @property
     def winner(self) -> int | None:
-        wins = {m.seat for m in self.facts.mah_jonggs if m.wins}
-        return wins.pop() if len(wins) == 1 else None
+        return self.facts.winner
 
 
 def _err(where: str, message: str) -> GameSheetError:
@@ -85,21 +99,22 @@ def _err(where: str, message: str) -> GameSheetError:
 
 
 def _bool(obj: dict[str, Any], key: str, where: str) -> bool:
-    v = obj.get(key, False)
-    if not isinstance(v, bool):
+    value = obj.get(key, False)
+    if not isinstance(value, bool):
         raise _err(f"{where}.{key}", "must be true or false")
-    return v
+    return value
 
 
 def _int(obj: dict[str, Any], key: str, where: str, *, low: int, high: int | None = None,
          where_is_key: bool = False) -> int:
-    v = obj.get(key)
-    if not isinstance(v, int) or isinstance(v, bool) or v < low or (high is not None and v > high):
+    value = obj.get(key)
+    if (not isinstance(value, int) or isinstance(value, bool) or value < low
+            or (high is not None and value > high)):
         span = f"from {low} to {high}" if high is not None else f"of at least {low}"
-        got = "missing" if key not in obj else f"got {json.dumps(v)}"
+        got = "missing" if key not in obj else f"got {json.dumps(value)}"
         raise _err(key if where_is_key else f"{where}.{key}",
                    f"must be a whole number {span} ({got})")
-    return v
+    return value
 
 
 def _kind(ev: dict[str, Any], where: str) -> str:
@@ -149,35 +164,11 @@ def read_game(doc: Any, card: Card | None = None, base: Path | None = None, *,
     """
     if not isinstance(doc, dict):
         raise _err("game", "a game sheet is a JSON object")
-    known = {"players", "variant", "revision", "card", "lowest_value", "events", "pot",
-             "wall_dead"}
     for key in doc:
-        if key not in known:
-            raise _err(key, f"unknown field (expected {', '.join(sorted(known))})")
-    names = doc.get("players")
-    if (not isinstance(names, list) or not 2 <= len(names) <= 4
-            or not all(isinstance(n, str) and n.strip() for n in names)):
-        raise _err("players", "a list of 2 to 4 player names, East first")
-    if len({n.strip().lower() for n in names}) != len(names):
-        raise _err("players", "two players have the same name")
-    players = tuple(n.strip() for n in names)
-    variant = doc.get("variant", "siamese" if len(players) == 2 else "royale")
-    if variant not in VARIANTS:
-        raise _err("variant", f"one of {', '.join(VARIANTS)}")
-    try:
-        sets = tile_set(variant, len(players)).sets
-    except ValueError as err:
-        raise _err("variant", f"{err} ({len(players)} players are named)") from None
-    racks = racks_for(variant)
-    revision = doc.get("revision", "2024")
-    if revision not in ("2024", "2019"):
-        raise _err("revision", "\"2024\" or \"2019\" (a string)")
-    wall_dead = doc.get("wall_dead", "any")
-    if wall_dead not in ("any", "all"):
-        raise _err("wall_dead", "\"any\" (a player with a dead rack gets nothing in a wall "
-                                "game) or \"all\" (only a player whose racks are all dead)")
-    rules = ScoringRules(revision=str(revision), players=len(players), royale=sets >= 2,
-                         wall_dead=wall_dead)
+        if key not in TOP_FIELDS:
+            raise _err(key, f"unknown field (expected {', '.join(sorted(TOP_FIELDS))})")
+    players = _players(doc)
+    rules = _rules(doc, players)
     if card is None and doc.get("card") is not None:
         card = _open_card(doc["card"], base)
     cap = max_value if max_value is not None else highest_value(card)
@@ -185,189 +176,212 @@ def read_game(doc: Any, card: Card | None = None, base: Path | None = None, *,
         lowest = _int(doc, "lowest_value", "", low=1, high=cap, where_is_key=True)
     else:
         lowest = card.lowest_value if card else min(25, cap)
+    pot = _pot(doc, players)
+    events = doc.get("events")
+    if not isinstance(events, list):
+        raise _err("events", "a list of what happened, in order")
+    game = _SheetGame(players, rules, card, cap, aliases or {})
+    for i, ev in enumerate(events):
+        game.take(ev, f"events[{i}]")
+    return KeptGame(players, rules.scoring_rules(), game.facts(lowest), pot)
+
+
+def _players(doc: dict[str, Any]) -> tuple[str, ...]:
+    names = doc.get("players")
+    if (not isinstance(names, list) or not 2 <= len(names) <= 4
+            or not all(isinstance(n, str) and n.strip() for n in names)):
+        raise _err("players", "a list of 2 to 4 player names, East first")
+    if len({n.strip().lower() for n in names}) != len(names):
+        raise _err("players", "two players have the same name")
+    return tuple(n.strip() for n in names)
+
+
+def _rules(doc: dict[str, Any], players: tuple[str, ...]) -> RuleSet:
+    """The sheet's rules, checked by the engine; the variant defaults to Siamese for 2
+    players and Royale for 3 or 4."""
+    variant = doc.get("variant", "siamese" if len(players) == 2 else "royale")
+    try:
+        return rules_from(variant, len(players), doc.get("revision", "2024"),
+                          wall_dead=doc.get("wall_dead", "any"))
+    except RulesError as err:
+        if err.option == "players":
+            raise _err("variant", f"{err.message} ({len(players)} players are named)"
+                       ) from None
+        raise _err(err.option, _RULES_WORDS[err.option]) from None
+
+
+def _pot(doc: dict[str, Any], players: tuple[str, ...]) -> int:
     pot = doc.get("pot", 0)
     if not isinstance(pot, int) or isinstance(pot, bool) or not 0 <= pot <= MAX_POT:
         raise _err("pot", "the points each player puts in the pot, a whole number from 0 "
                           f"to {MAX_POT}")
     if pot and len(players) == 2:
         raise _err("pot", "a pot is for 3 or 4 players; 2 players settle the difference")
-    other_names = {k.strip().lower(): v.strip().lower() for k, v in (aliases or {}).items()}
+    return pot
 
-    def seat(name: Any, where: str) -> int:
+
+class _SheetGame:
+    """The game as its sheet has told it so far: the events are taken in order and each
+    is checked against what came before. The rules of the end of a game are the engine's
+    (:func:`twinrack.engine.scoring.end_facts` and its helpers); this class only reads."""
+
+    def __init__(self, players: tuple[str, ...], rules: RuleSet, card: Card | None, cap: int,
+                 aliases: dict[str, str]) -> None:
+        self.players = players
+        self.rules = rules
+        self.racks = rules.racks
+        self.card = card
+        self.cap = cap  # the highest card value a hand may have
+        self.other_names = {k.strip().lower(): v.strip().lower() for k, v in aliases.items()}
+        self.mah_jonggs: list[MahJonggFact] = []  # in the order of the sheet
+        self.dead: list[set[int]] = [set() for _ in players]
+        self.penalties: list[Penalty] = []
+        self.wall_game = False
+        self.ended_by: str | None = None  # how the game ended, once it has
+        self.last_turn: int | None = None  # the turn of the latest Mah Jongg event
+
+    def seat(self, name: Any, where: str) -> int:
+        """The seat of a player named on the sheet (any case, or by an alias)."""
         if not isinstance(name, str):
-            raise _err(where, f"a player's name (one of {', '.join(players)})")
+            raise _err(where, f"a player's name (one of {', '.join(self.players)})")
         key = name.strip().lower()
-        key = other_names.get(key, key)
-        for i, n in enumerate(players):
+        key = self.other_names.get(key, key)
+        for i, n in enumerate(self.players):
             if n.lower() == key:
                 return i
-        raise _err(where, f"unknown player {name!r} (players: {', '.join(players)})")
+        raise _err(where, f"unknown player {name!r} (players: {', '.join(self.players)})")
 
-    events = doc.get("events")
-    if not isinstance(events, list):
-        raise _err("events", "a list of what happened, in order")
-    mjs: list[dict[str, Any]] = []
-    dead: list[set[int]] = [set() for _ in players]
-    penalties: list[Penalty] = []
-    wall_game = False
-    ended_by: str | None = None
-    both_dead: int | None = None
-    last_turn: int | None = None  # the turn of the latest Mah Jongg event
-    for i, ev in enumerate(events):
-        where = f"events[{i}]"
+    def take(self, ev: Any, where: str) -> None:
         if not isinstance(ev, dict):
             raise _err(where, "each event is an object, like {\"wall_game\": true}")
         kind = _kind(ev, where)
-        if ended_by is not None and kind != "penalty":
-            raise _err(where, f"the game was already over ({ended_by}); only penalties may "
-                              "follow")
+        if self.ended_by is not None and kind != "penalty":
+            raise _err(where, f"the game was already over ({self.ended_by}); only penalties "
+                              "may follow")
         if kind == "mahjongg":
-            m = _mahjongg(ev, where, seat, racks, card, cap)
-            s = m["seat"]
-            if m["rack"] in dead[s]:
-                raise _err(f"{where}.rack", f"rack {m['rack'] + 1} of {players[s]} is dead")
-            if any(x["seat"] == s and x["rack"] == m["rack"] for x in mjs):
-                raise _err(f"{where}.rack", f"rack {m['rack'] + 1} of {players[s]} already "
-                                            "has a Mah Jongg")
-            previous = mjs[-1] if mjs else None
-            if m["double"]:
-                if previous is None or previous["seat"] != s:
-                    raise _err(f"{where}.double", "a Double Mah Jongg is declared together "
-                                                  "with the same player's Mah Jongg in the "
-                                                  "event just before")
-                m["turn"] = previous["turn"]
-            elif m["turn"] is None:
-                m["turn"] = 0 if last_turn is None else last_turn + 1
-            elif last_turn is not None and m["turn"] < last_turn:
-                raise _err(f"{where}.turn", f"turns go in the order of the events (the Mah "
-                                            f"Jongg before was in turn {last_turn})")
-            elif (last_turn is not None and m["turn"] == last_turn and previous is not None
-                  and previous["seat"] != s):
-                raise _err(f"{where}.turn", f"{players[previous['seat']]} declared in turn "
-                                            f"{last_turn}: two players cannot declare in the "
-                                            "same turn")
-            same_turn = [x for x in mjs if x["seat"] == s and x["turn"] == m["turn"]]
-            if m["discarder"] is not None and any(x["discarder"] is not None
-                                                  for x in same_turn):
-                raise _err(f"{where}.discarder", "only one discard is claimed in a turn: name "
-                                                 "the discarder on one hand of the Double")
-            if m["discarder"] == s:
-                raise _err(f"{where}.discarder", f"{players[s]} cannot claim its own discard")
-            mjs.append(m)
-            last_turn = m["turn"]
-            if sum(1 for x in mjs if x["seat"] == s) == racks:
-                ended_by = f"{players[s]} won"  # every rack of this player is a Mah Jongg
+            self.mahjongg(ev, where)
         elif kind == "wall_game":
-            if ev.get("wall_game") is not True:
-                raise _err(f"{where}.wall_game", "must be true")
-            if mjs:
-                raise _err(where, "a wall game has no exposed Mah Jongg: when the wall ran out "
-                                  "with a Mah Jongg up, end the sheet without a wall_game event")
-            wall_game = True
-            ended_by = "wall game"
+            self.wall_game_ends(ev, where)
         elif kind == "dead":
-            s = seat(ev["dead"], f"{where}.dead")
-            rack = _int(ev, "rack", where, low=1, high=racks) - 1
-            cause = ev.get("cause", "other")
-            if cause not in DEAD_CAUSES:
-                raise _err(f"{where}.cause", f"one of {', '.join(DEAD_CAUSES)}")
-            if any(m["seat"] == s and m["rack"] == rack for m in mjs):
-                raise _err(f"{where}.rack", f"rack {rack + 1} of {players[s]} holds a valid "
-                                            "Mah Jongg (a wrong tile count kills it: use "
-                                            "wrong_tile_count)")
-            if rack in dead[s]:
-                raise _err(f"{where}.rack", f"rack {rack + 1} of {players[s]} is already dead")
-            dead[s].add(rack)
-            if len(dead[s]) == racks:
-                both_dead = s if both_dead is None else both_dead
-                if len(players) == 2:
-                    ended_by = f"both racks of {players[s]} dead"
+            self.rack_dies(ev, where)
         elif kind == "wrong_tile_count":
-            s = seat(ev["wrong_tile_count"], f"{where}.wrong_tile_count")
-            held = {m["rack"] for m in mjs if m["seat"] == s}
-            if revision == "2019" and held:
-                # 2019: a legitimate Mah Jongg already exposed keeps its points; the racks
-                # without one die and the others play on
-                if len(dead[s]) + len(held) == racks:
-                    raise _err(f"{where}.wrong_tile_count", f"every rack of {players[s]} "
-                                                            "without a Mah Jongg is already "
-                                                            "dead")
-                dead[s] = set(range(racks)) - held
-                continue
-            if len(dead[s]) == racks:
-                raise _err(f"{where}.wrong_tile_count", f"every rack of {players[s]} is "
-                                                        "already dead")
-            dead[s] = set(range(racks))
-            mjs = [m for m in mjs if m["seat"] != s]  # 2024: even an exposed Mah Jongg dies
-            both_dead = s if both_dead is None else both_dead
-            if len(players) == 2:
-                ended_by = f"both racks of {players[s]} dead"
+            self.wrong_tile_count(ev, where)
         else:
-            code = ev["penalty"]
-            if code not in SHEET_PENALTIES:
-                raise _err(f"{where}.penalty", f"one of {', '.join(sorted(SHEET_PENALTIES))}")
-            points, reason = SHEET_PENALTIES[code]
-            penalties.append(Penalty(seat(ev.get("player"), f"{where}.player"), points, reason,
-                                     "11"))
-    if not mjs and not wall_game and ended_by is None:
-        raise _err("events", "the sheet does not say how the game ended: add a mahjongg, "
-                             "{\"wall_game\": true} or the dead racks")
-    # the Mah Jonggs of the turn in which a player completed all its racks win
-    facts_mj: list[MahJonggFact] = []
-    for s in range(len(players)):
-        own = [m for m in mjs if m["seat"] == s]
-        winning_turn = own[-1]["turn"] if len(own) == racks else None
-        for m in own:
-            facts_mj.append(MahJonggFact(
-                seat=s, rack=m["rack"], hand=m["hand"], jokerless=m["jokerless"],
-                closed=m["closed"], turn=m["turn"], wins=m["turn"] == winning_turn,
-                discarder=m["discarder"], self_picked=m["self_picked"], misnamed=m["misnamed"]))
-    facts = GameFacts(players=len(players), mah_jonggs=tuple(facts_mj), wall_game=wall_game,
-                      dead=tuple(tuple(sorted(d)) for d in dead), racks=racks,
-                      both_dead=both_dead if len(players) == 2 else None,
-                      lowest_card_value=lowest, penalties=tuple(penalties))
-    return KeptGame(players, rules, facts, pot)
+            self.penalty(ev, where)
+
+    def mahjongg(self, ev: dict[str, Any], where: str) -> None:
+        m, turn, double = _mahjongg(ev, where, self.seat, self.racks, self.card, self.cap)
+        declarer, name = m.seat, self.players[m.seat]
+        if m.rack in self.dead[declarer]:
+            raise _err(f"{where}.rack", f"rack {m.rack + 1} of {name} is dead")
+        if any(x.seat == declarer and x.rack == m.rack for x in self.mah_jonggs):
+            raise _err(f"{where}.rack", f"rack {m.rack + 1} of {name} already has a Mah Jongg")
+        m = replace(m, turn=self._turn_of(declarer, turn, double, where))
+        same_turn = [x for x in self.mah_jonggs if x.seat == declarer and x.turn == m.turn]
+        if m.discarder is not None and any(x.discarder is not None for x in same_turn):
+            raise _err(f"{where}.discarder", "only one discard is claimed in a turn: name the "
+                                             "discarder on one hand of the Double")
+        if m.discarder == declarer:
+            raise _err(f"{where}.discarder", f"{name} cannot claim its own discard")
+        self.mah_jonggs.append(m)
+        self.last_turn = m.turn
+        if winner_of(self.racks, self.mah_jonggs) is not None:
+            self.ended_by = f"{name} won"
+
+    def _turn_of(self, seat: int, turn: int | None, double: bool, where: str) -> int:
+        """The turn of a Mah Jongg: the one before's for a Double, the sheet's, or the
+        next; Mah Jonggs of one turn make a Double."""
+        previous = self.mah_jonggs[-1] if self.mah_jonggs else None
+        last = self.last_turn
+        if double:
+            if previous is None or previous.seat != seat:
+                raise _err(f"{where}.double", "a Double Mah Jongg is declared together with "
+                                              "the same player's Mah Jongg in the event just "
+                                              "before")
+            return previous.turn
+        if turn is None:
+            return 0 if last is None else last + 1
+        if last is not None and turn < last:
+            raise _err(f"{where}.turn", f"turns go in the order of the events (the Mah Jongg "
+                                        f"before was in turn {last})")
+        if last is not None and turn == last and previous is not None and previous.seat != seat:
+            raise _err(f"{where}.turn", f"{self.players[previous.seat]} declared in turn "
+                                        f"{last}: two players cannot declare in the same turn")
+        return turn
+
+    def wall_game_ends(self, ev: dict[str, Any], where: str) -> None:
+        if ev.get("wall_game") is not True:
+            raise _err(f"{where}.wall_game", "must be true")
+        if self.mah_jonggs:
+            raise _err(where, "a wall game has no exposed Mah Jongg: when the wall ran out "
+                              "with a Mah Jongg up, end the sheet without a wall_game event")
+        self.wall_game = True
+        self.ended_by = "wall game"
+
+    def rack_dies(self, ev: dict[str, Any], where: str) -> None:
+        who = self.seat(ev["dead"], f"{where}.dead")
+        name = self.players[who]
+        rack = _int(ev, "rack", where, low=1, high=self.racks) - 1
+        if ev.get("cause", "other") not in DEAD_CAUSES:
+            raise _err(f"{where}.cause", f"one of {', '.join(DEAD_CAUSES)}")
+        if any(m.seat == who and m.rack == rack for m in self.mah_jonggs):
+            raise _err(f"{where}.rack", f"rack {rack + 1} of {name} holds a valid Mah Jongg "
+                                        "(a wrong tile count kills it: use wrong_tile_count)")
+        if rack in self.dead[who]:
+            raise _err(f"{where}.rack", f"rack {rack + 1} of {name} is already dead")
+        self.dead[who].add(rack)
+        self._out_on_dead_racks()
+
+    def wrong_tile_count(self, ev: dict[str, Any], where: str) -> None:
+        who = self.seat(ev["wrong_tile_count"], f"{where}.wrong_tile_count")
+        held = {m.rack for m in self.mah_jonggs if m.seat == who}
+        killed = wrong_count_kills(self.rules.scoring_rules(), self.racks, held)
+        if killed <= self.dead[who]:
+            kept = " without a Mah Jongg" if held - killed else ""
+            raise _err(f"{where}.wrong_tile_count", f"every rack of {self.players[who]}{kept} "
+                                                    "is already dead")
+        self.dead[who] |= killed
+        self.mah_jonggs = [m for m in self.mah_jonggs if not (m.seat == who and m.rack in killed)]
+        self._out_on_dead_racks()
+
+    def _out_on_dead_racks(self) -> None:
+        out = out_on_dead_racks(len(self.players), self.racks, self.dead)
+        if out is not None:
+            self.ended_by = f"both racks of {self.players[out]} dead"
+
+    def penalty(self, ev: dict[str, Any], where: str) -> None:
+        code = ev["penalty"]
+        if code not in SHEET_PENALTIES:
+            raise _err(f"{where}.penalty", f"one of {', '.join(sorted(SHEET_PENALTIES))}")
+        points, reason = SHEET_PENALTIES[code]
+        self.penalties.append(Penalty(self.seat(ev.get("player"), f"{where}.player"), points,
+                                      reason, "11"))
+
+    def facts(self, lowest: int) -> GameFacts:
+        """The facts that decide the score, once the sheet has said how the game ended."""
+        if not self.mah_jonggs and not self.wall_game and self.ended_by is None:
+            raise _err("events", "the sheet does not say how the game ended: add a mahjongg, "
+                                 "{\"wall_game\": true} or the dead racks")
+        by_seat = sorted(self.mah_jonggs, key=lambda m: m.seat)
+        return end_facts(len(self.players), self.racks, by_seat, self.dead,
+                         wall_spent=self.wall_game, lowest_card_value=lowest,
+                         penalties=self.penalties)
 
 
-def _mahjongg(ev: dict[str, Any], where: str, seat: Any, racks: int,
-              card: Card | None, cap: int) -> dict[str, Any]:
-    s = seat(ev["mahjongg"], f"{where}.mahjongg")
+def _mahjongg(ev: dict[str, Any], where: str, seat: Callable[[Any, str], int], racks: int,
+              card: Card | None, cap: int) -> tuple[MahJonggFact, int | None, bool]:
+    """A Mah Jongg event: the Mah Jongg (its turn still to be worked out), the turn the
+    sheet gives, if any, and whether it is marked part of a Double."""
+    declarer = seat(ev["mahjongg"], f"{where}.mahjongg")
     rack = _int(ev, "rack", where, low=1, high=racks) - 1
-    hand_id = ev.get("hand")
-    if hand_id is not None:
-        if card is None:
-            raise _err(f"{where}.hand", "naming a card line needs \"card\" at the top of the "
-                                        "sheet; or give value instead")
-        try:
-            h = card.hand(str(hand_id))
-        except KeyError:
-            raise _err(f"{where}.hand", f"no line {hand_id!r} on {card.name}") from None
-        if "value" in ev and ev["value"] != h.value:
-            raise _err(f"{where}.value", f"{h.id} is worth {h.value} on {card.name}")
-        for key in ("singles_and_pairs", "quint", "star"):
-            if key in ev and ev[key] != getattr(h, key):
-                raise _err(f"{where}.{key}", f"the card says {str(getattr(h, key)).lower()} "
-                                             f"for {h.id}")
-        facts = HandFacts(h.id, h.value, h.singles_and_pairs, h.quint, h.star)
-        if h.concealed and ev.get("closed", True) is not True:
-            raise _err(f"{where}.closed", f"{h.id} is a concealed line on {card.name}: it is "
-                                          "always closed")
-        closed = True if h.concealed else _bool(ev, "closed", where)
-    else:
-        if "value" not in ev:
-            raise _err(f"{where}.value", "give the card value of the hand (or hand, the id of "
-                                         "a line on the sheet's card)")
-        value = _int(ev, "value", where, low=1, high=cap)
-        facts = HandFacts(f"a {value}-point hand", value, _bool(ev, "singles_and_pairs", where),
-                          _bool(ev, "quint", where), _bool(ev, "star", where))
-        closed = _bool(ev, "closed", where)
+    hand, closed = _hand(ev, where, card, cap)
     discarder = ev.get("discarder")
     self_picked = _bool(ev, "self_picked", where)
     if discarder is not None and self_picked:
         raise _err(f"{where}.discarder", "a self-picked Mah Jongg has no discarder")
     misnamed = _bool(ev, "misnamed", where)
-    d = seat(discarder, f"{where}.discarder") if discarder is not None else None
-    if misnamed and d is None:
+    thrower = seat(discarder, f"{where}.discarder") if discarder is not None else None
+    if misnamed and thrower is None:
         raise _err(f"{where}.misnamed", "a mis-named tile was thrown by a discarder: name them")
     turn = ev.get("turn")
     if turn is not None and (not isinstance(turn, int) or isinstance(turn, bool) or turn < 0):
@@ -376,9 +390,42 @@ def _mahjongg(ev: dict[str, Any], where: str, seat: Any, racks: int,
     double = _bool(ev, "double", where)
     if double and turn is not None:
         raise _err(f"{where}.double", "give double or turn, not both")
-    return {"seat": s, "rack": rack, "hand": facts, "jokerless": _bool(ev, "jokerless", where),
-            "closed": closed, "self_picked": self_picked, "discarder": d,
-            "misnamed": misnamed, "turn": turn, "double": double}
+    fact = MahJonggFact(seat=declarer, rack=rack, hand=hand,
+                        jokerless=_bool(ev, "jokerless", where), closed=closed, turn=0,
+                        discarder=thrower, self_picked=self_picked, misnamed=misnamed)
+    return fact, turn, double
+
+
+def _hand(ev: dict[str, Any], where: str, card: Card | None,
+          cap: int) -> tuple[HandFacts, bool]:
+    """The hand of a Mah Jongg event and whether it is closed: a line of the sheet's card
+    (checked against what the event says of it), or a value and its flags."""
+    hand_id = ev.get("hand")
+    if hand_id is None:
+        if "value" not in ev:
+            raise _err(f"{where}.value", "give the card value of the hand (or hand, the id of "
+                                         "a line on the sheet's card)")
+        value = _int(ev, "value", where, low=1, high=cap)
+        facts = HandFacts(f"a {value}-point hand", value, _bool(ev, "singles_and_pairs", where),
+                          _bool(ev, "quint", where), _bool(ev, "star", where))
+        return facts, _bool(ev, "closed", where)
+    if card is None:
+        raise _err(f"{where}.hand", "naming a card line needs \"card\" at the top of the "
+                                    "sheet; or give value instead")
+    try:
+        line = card.hand(str(hand_id))
+    except KeyError:
+        raise _err(f"{where}.hand", f"no line {hand_id!r} on {card.name}") from None
+    if "value" in ev and ev["value"] != line.value:
+        raise _err(f"{where}.value", f"{line.id} is worth {line.value} on {card.name}")
+    for key in ("singles_and_pairs", "quint", "star"):
+        if key in ev and ev[key] != getattr(line, key):
+            raise _err(f"{where}.{key}", f"the card says {str(getattr(line, key)).lower()} "
+                                         f"for {line.id}")
+    if line.concealed and ev.get("closed", True) is not True:
+        raise _err(f"{where}.closed", f"{line.id} is a concealed line on {card.name}: it is "
+                                      "always closed")
+    return HandFacts.of(line), True if line.concealed else _bool(ev, "closed", where)
 
 
 def score_siamese_game(doc: Any, card: Card | None = None) -> Score:
@@ -433,20 +480,20 @@ class Session:
 
     @property
     def totals(self) -> tuple[int, ...]:
-        t = [0] * len(self.players)
-        for s in self.games:
-            for i, v in enumerate(s.totals):
-                t[i] += v
-        return tuple(t)
+        totals = [0] * len(self.players)
+        for score in self.games:
+            for i, v in enumerate(score.totals):
+                totals[i] += v
+        return tuple(totals)
 
     @property
     def running(self) -> list[tuple[int, ...]]:
         """The totals after each game."""
         out: list[tuple[int, ...]] = []
-        t = [0] * len(self.players)
-        for s in self.games:
-            t = [a + b for a, b in zip(t, s.totals, strict=True)]
-            out.append(tuple(t))
+        totals = [0] * len(self.players)
+        for score in self.games:
+            totals = [a + b for a, b in zip(totals, score.totals, strict=True)]
+            out.append(tuple(totals))
         return out
 
     def unpaid(self, pot_per_player: int) -> dict[str, int]:
@@ -468,12 +515,12 @@ class Session:
         pot = self.pot if pot_per_player is None else pot_per_player
         if pot and len(self.players) == 2:
             raise _err("--pot", "a pot is for 3 or 4 players; 2 players settle the difference")
-        st = settle(self.totals, pot)
+        settlement = settle(self.totals, pot)
         doc: dict[str, Any] = {
             "pot_per_player": pot if len(self.players) > 2 else None,
             "transfers": [{"payer": self.players[a], "payee": self.players[b],
-                           "amount": _amount(amount)} for a, b, amount in st.transfers],
-            "net": {name: _amount(v) for name, v in zip(self.players, st.payouts,
+                           "amount": _amount(amount)} for a, b, amount in settlement.transfers],
+            "net": {name: _amount(v) for name, v in zip(self.players, settlement.payouts,
                                                         strict=True)}}
         if len(self.players) > 2:
             doc["unpaid"] = self.unpaid(pot)

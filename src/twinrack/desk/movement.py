@@ -108,11 +108,11 @@ def parse_nametag(nametag: str, seats: tuple[str, ...] = SEATS_4) -> tuple[int, 
 def movement_json(seats: int, tables: int, rounds: int,
                   moves: Mapping[str, int] | None = None) -> dict[str, object]:
     """The seating of every round by nametag, as ``tournament movement --json`` prints it."""
-    mv = Movement.standard(seats, moves)
+    movement = Movement.standard(seats, moves)
     return {"rounds": [
-        {"round": r, "tables": {str(t): {letter: seating[t][letter] for letter in mv.seats}
+        {"round": r, "tables": {str(t): {letter: seating[t][letter] for letter in movement.seats}
                                 for t in sorted(seating)}}
-        for r, seating in enumerate(mv.plan(tables, rounds), start=1)]}
+        for r, seating in enumerate(movement.plan(tables, rounds), start=1)]}
 
 
 @dataclass(frozen=True)
@@ -197,21 +197,21 @@ def best_moves(seats: int, tables: int, rounds: int,
                moves: Mapping[str, int] | None = None) -> dict[str, int] | None:
     """The movement (East stays, each other letter a fixed step) that repeats least; among
     equals the one closest to the standard. None when none repeats less than ``moves``."""
-    mv = Movement.standard(seats, moves)
-    now = _cost(mv.seats, mv.moves, tables, rounds)
+    movement = Movement.standard(seats, moves)
+    now = _cost(movement.seats, movement.moves, tables, rounds)
     standard = Movement.standard(seats).moves
-    letters = [x for x in mv.seats if x != "E"]
+    letters = [x for x in movement.seats if x != "E"]
     half = tables // 2
     steps = [s for s in range(-half, tables - half) if abs(s) <= 12]
     best: tuple[tuple[int, ...], dict[str, int]] | None = None
     for combo in itertools.product(steps, repeat=len(letters)):
-        cand = {"E": 0, **dict(zip(letters, combo, strict=True))}
-        cost = _cost(mv.seats, cand, tables, rounds)
-        changed = sum(1 for x in letters if cand[x] % tables != standard[x] % tables)
+        candidate = {"E": 0, **dict(zip(letters, combo, strict=True))}
+        cost = _cost(movement.seats, candidate, tables, rounds)
+        changed = sum(1 for x in letters if candidate[x] % tables != standard[x] % tables)
         key = (*cost, changed, sum(abs(s) for s in combo))
         if best is None or key < best[0]:
-            best = (key, cand)
+            best = (key, candidate)
     assert best is not None
     if best[0][:2] >= now:
         return None
-    return {x: best[1][x] for x in mv.seats}
+    return {x: best[1][x] for x in movement.seats}

@@ -7,9 +7,9 @@ player's confirmation code, drawn with :mod:`secrets` unless the caller gives it
 command is checked in full before anything changes: a refused command leaves the tournament
 as it was.
 
-Scoring is the engine's: 4-seat tables use the tournament sheet of rules section 11
-(:mod:`twinrack.engine.tournament_scoring`), 2-seat Siamese tables the Siamese score of
-section 10 (:mod:`twinrack.engine.scoring`).
+Scoring: 4-seat tables use the tournament sheet of rules section 11
+(:mod:`twinrack.desk.tournament_scoring`), 2-seat Siamese tables the engine's Siamese score
+of section 10 (:mod:`twinrack.engine.scoring`, through the score keeper).
 
 Seats in a round: the movement gives each table its nametags. A nametag's seat is taken by
 its registered player, by a substitute the director seated for that round, or by nobody:
@@ -23,18 +23,17 @@ import copy
 import json
 import re
 import secrets
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from twinrack.desk.keeper import DEFAULT_MAX_VALUE, GameSheetError, KeptGame, read_game
+from twinrack.desk.keeper import DEFAULT_MAX_VALUE
 from twinrack.desk.movement import Movement
-from twinrack.engine.scoring import Penalty, Score, score_game
-from twinrack.engine.tournament_scoring import (
-    PENALTIES,
-    TournamentGame,
-    score_tournament_game,
+from twinrack.desk.results import DeskError as DeskError  # raised by the model too
+from twinrack.desk.results import (
+    SeatOf,
+    score_four_seat_game,
+    score_siamese_table_game,
 )
-from twinrack.errors import TwinRackError
 
 GAMES_PER_ROUND = 4
 OPPOSITE = {"E": "W", "W": "E", "S": "N", "N": "S"}
@@ -45,17 +44,15 @@ CODE_ALPHABET = "ACDEFGHJKLMNPQRTUVWXY34679"
 CODE_LENGTH = 5
 
 
-class DeskError(TwinRackError):
-    """A desk command that cannot be taken; nothing changed."""
-
-
 def new_code() -> str:
     """A player's short confirmation code, printed on the nametag and the table card."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
 @dataclass
-class Player:
+class Entrant:
+    """A registered player of the tournament (a player at a game table is the engine's)."""
+
     name: str
     nametag: str
     #: the code that signs a confirmation; on the nametag and the table card only
@@ -75,8 +72,9 @@ class Substitute:
 
 
 @dataclass(frozen=True)
-class Seat:
-    """Who sits on a seat in a round. ``name`` is None for an empty seat."""
+class Occupant:
+    """Who sits on a seat of a table in a round: the registered player, a substitute or
+    nobody (``name`` is None for an empty seat)."""
 
     letter: str
     tag: str
@@ -134,7 +132,7 @@ class Tournament:
     moves: dict[str, int] = field(default_factory=dict)
     #: the highest card value of the card in use: a game's value is at most this
     max_value: int = DEFAULT_MAX_VALUE
-    players: list[Player] = field(default_factory=list)
+    players: list[Entrant] = field(default_factory=list)
     substitutes: list[Substitute] = field(default_factory=list)
     rounds: list[Round] = field(default_factory=list)
     audit: list[AuditEntry] = field(default_factory=list)
@@ -149,14 +147,21 @@ class Tournament:
     def tables(self) -> int:
         return max(1, -(-len(self.players) // self.seats))
 
-    def player(self, who: str) -> Player:
+    def give_missing_codes(self) -> None:
+        """A file from before confirmation codes: every player without one gets one (the
+        next time the tournament changes)."""
+        for p in self.players:
+            if not p.code:
+                p.code = new_code()
+
+    def player(self, who: str) -> Entrant:
         key = who.strip().lower()
         for p in self.players:
             if p.name.lower() == key or p.nametag.lower() == key:
                 return p
         raise DeskError("unknown_player", f"no player {who!r} in this tournament")
 
-    def add_player(self, name: str, at: float = 0.0, code: str | None = None) -> Player:
+    def add_player(self, name: str, at: float = 0.0, code: str | None = None) -> Entrant:
         name = name.strip()
         if not name:
             raise DeskError("bad_name", "a player needs a name")
@@ -171,7 +176,7 @@ class Tournament:
         n = len(self.players)
         table = n // self.seats + 1
         letter = self.movement.seats[n % self.seats]
-        p = Player(name, f"{table}{letter}", code or new_code())
+        p = Entrant(name, f"{table}{letter}", code or new_code())
         self.players.append(p)
         self._log(at, "desk", "add player", f"{name} as {p.nametag}")
         return p
@@ -187,19 +192,19 @@ class Tournament:
                     return table, letter
         raise DeskError("unknown_player", f"{nametag} has no seat in round {round_no}")
 
-    def occupant(self, round_no: int, tag: str) -> Seat:
+    def occupant(self, round_no: int, tag: str) -> Occupant:
         """Who sits on nametag ``tag``'s seat in a round."""
         letter = tag[-1]
         sub = next((x for x in self.substitutes if x.round == round_no and x.nametag == tag),
                    None)
         if sub is not None:
-            return Seat(letter, tag, sub.name, sub.code, substitute=True)
+            return Occupant(letter, tag, sub.name, sub.code, substitute=True)
         p = next((x for x in self.players if x.nametag == tag), None)
         if p is None or (p.withdrawn_from is not None and round_no >= p.withdrawn_from):
-            return Seat(letter, tag, None)
-        return Seat(letter, tag, p.name, p.code)
+            return Occupant(letter, tag, None)
+        return Occupant(letter, tag, p.name, p.code)
 
-    def seated(self, round_no: int, table: int) -> list[Seat]:
+    def seated(self, round_no: int, table: int) -> list[Occupant]:
         """The seats of a table in a round, E S W N (or E W)."""
         return [self.occupant(round_no, tag) for tag in self.seating(round_no)[table].values()]
 
@@ -211,7 +216,7 @@ class Tournament:
         """The name of whoever sits on ``tag``'s seat in a round (a substitute too)."""
         return self.occupant(round_no, tag).name or self.name_of(tag)
 
-    def withdraw(self, who: str, at: float) -> Player:
+    def withdraw(self, who: str, at: float) -> Entrant:
         """The player plays no more from the next round that starts; their games stand."""
         p = self.player(who)
         if p.withdrawn_from is not None:
@@ -304,9 +309,9 @@ class Tournament:
             raise DeskError("tables_not_full",
                             f"{len(self.players)} players do not fill a table of {self.seats}: "
                             f"{self.seats - len(self.players)} more needed")
-        cur = self.current()
-        if cur is not None and not cur.locked:
-            raise DeskError("round_open", f"round {cur.number} is still open: close it first")
+        latest = self.current()
+        if latest is not None and not latest.locked:
+            raise DeskError("round_open", f"round {latest.number} is still open: close it first")
         if len(self.rounds) >= self.rounds_planned:
             raise DeskError("no_more_rounds", f"all {self.rounds_planned} rounds are played")
         number = len(self.rounds) + 1
@@ -426,7 +431,7 @@ class Tournament:
                                          + (" (after time: no points)" if entry.late else ""))
         return entry
 
-    def signer_of(self, round_no: int, table: int, entry: GameEntry) -> Seat | None:
+    def signer_of(self, round_no: int, table: int, entry: GameEntry) -> Occupant | None:
         """Who signs a game: the player opposite the winner; None when there is no win."""
         if entry.winner is None or entry.late:
             return None
@@ -519,21 +524,29 @@ class Tournament:
                                          "director can seat a substitute")
         if not isinstance(result, dict):
             raise DeskError("bad_result", "a game result is an object of fields")
+        names = [s.name or s.tag for s in seats]
         if self.seats == 4:
-            score, penalties, winner, outcome, hand = self._score_four(result, seats, round_no)
+            scored = score_four_seat_game(result, names, self._seat_finder(seats, round_no),
+                                          self.max_value)
         else:
-            score, penalties, winner, outcome, hand = self._score_two(result, seats)
+            scored = score_siamese_table_game(result, names, [s.tag for s in seats],
+                                              self.revision, self.max_value)
         lines = [{"nametag": seats[x.seat].tag, "player": seats[x.seat].name,
                   "points": x.points, "reason": x.reason, "penalty": False}
-                 for x in score.lines]
+                 for x in scored.score.lines]
         lines += [{"nametag": seats[p.seat].tag, "player": seats[p.seat].name,
-                   "points": p.points, "reason": p.reason, "penalty": True} for p in penalties]
+                   "points": p.points, "reason": p.reason, "penalty": True}
+                  for p in scored.penalties]
+        winner = seats[scored.winner].tag if scored.winner is not None else None
         entry = GameEntry(number, copy.deepcopy(result), {s.tag: 0 for s in seats}, lines,
-                          winner, at, outcome=outcome, hand=hand)
+                          winner, at, outcome=scored.outcome, hand=scored.hand)
         _total(entry)
         return entry
 
-    def _seat(self, who: Any, seats: list[Seat], field_name: str, round_no: int) -> int:
+    def _seat_finder(self, seats: list[Occupant], round_no: int) -> SeatOf:
+        return lambda who, field_name: self._seat(who, seats, field_name, round_no)
+
+    def _seat(self, who: Any, seats: list[Occupant], field_name: str, round_no: int) -> int:
         """The index in ``seats`` of a player named by name or nametag, any case."""
         if isinstance(who, list) and field_name == "winner":
             raise DeskError("two_winners", "winner: a game has one winner, not "
@@ -553,140 +566,6 @@ class Tournament:
         at_table = ", ".join(f"{s.name} ({s.tag})" for s in seats)
         raise DeskError("not_at_table", f"{field_name}: {who.strip()} does not sit at this "
                                         f"table this round (here: {at_table})")
-
-    def _score_four(self, result: dict[str, Any], seats: list[Seat], round_no: int
-                    ) -> tuple[Score, list[Penalty], str | None, str, str]:
-        allowed = {"winner", "value", "self_picked", "singles_and_pairs", "jokerless",
-                   "wall_game", "discarder", "winner_exposures", "quint_two_exposures",
-                   "misnamed", "dead", "in_error", "wall_destroyed_by", "exposed", "penalties"}
-        if "winners" in result:
-            raise DeskError("two_winners", "winners: a game has one winner: give `winner` once")
-        for key in result:
-            if key not in allowed:
-                raise DeskError("bad_result", f"unknown field {key!r} (fields: "
-                                              f"{', '.join(sorted(allowed))})")
-
-        def seat(who: Any, name: str) -> int:
-            return self._seat(who, seats, name, round_no)
-
-        winner = result.get("winner")
-        wall = _flag(result, "wall_game")
-        in_error = result.get("in_error")
-        ends = [k for k, on in (("winner", winner is not None), ("wall_game", wall),
-                                ("in_error", in_error is not None)) if on]
-        if not ends:
-            raise DeskError("bad_result", "a game needs a winner, wall_game: true or in_error")
-        if len(ends) > 1:
-            raise DeskError("bad_result", f"{' and '.join(ends)}: a game ends one way only")
-        w = seat(winner, "winner") if winner is not None else None
-        value = result.get("value")
-        if w is not None and (not isinstance(value, int) or isinstance(value, bool)
-                              or not 1 <= value <= self.max_value):
-            raise DeskError("bad_value", "value: the card value of the winning hand, a whole "
-                                         f"number from 1 to {self.max_value} (got "
-                                         f"{json.dumps(value)})")
-        if w is None:
-            for key in ("value", "self_picked", "singles_and_pairs", "jokerless", "discarder",
-                        "winner_exposures", "quint_two_exposures", "misnamed"):
-                if key in result:
-                    raise DeskError("bad_result", f"{key}: only a game with a winner has it")
-        discarder = result.get("discarder")
-        d = seat(discarder, "discarder") if discarder is not None else None
-        if d is not None and d == w:
-            raise DeskError("bad_result", "discarder: the winner cannot throw its own tile")
-        if d is not None and _flag(result, "self_picked"):
-            raise DeskError("bad_result", "discarder: a self-picked Mah Jongg has no discarder")
-        if _flag(result, "misnamed") and d is None:
-            raise DeskError("bad_result", "misnamed: name the discarder who mis-named the tile")
-        exposures = result.get("winner_exposures", 0)
-        if not isinstance(exposures, int) or isinstance(exposures, bool) or not 0 <= exposures <= 4:
-            raise DeskError("bad_result", "winner_exposures: a number from 0 to 4")
-        dead = tuple(seat(x, "dead") for x in _names(result, "dead"))
-        if w is not None and w in dead:
-            raise DeskError("bad_result", "dead: the winner's hand is not dead")
-        e = seat(in_error, "in_error") if in_error is not None else None
-        destroyed = tuple(seat(x, "wall_destroyed_by") for x in _names(result,
-                                                                        "wall_destroyed_by"))
-        exposed = tuple(seat(x, "exposed") for x in _names(result, "exposed"))
-        if e is None and (destroyed or exposed):
-            key = "wall_destroyed_by" if destroyed else "exposed"
-            raise DeskError("bad_result", f"{key}: only after a Mah Jongg in error (in_error)")
-        if e is not None:
-            if e in dead or e in destroyed or e in exposed:
-                raise DeskError("bad_result", "in_error: the mis-caller is listed again in "
-                                              "dead, wall_destroyed_by or exposed")
-            intact = [s for s in range(4)
-                      if s != e and s not in dead and s not in destroyed and s not in exposed]
-            if not destroyed and len(intact) >= 2:
-                raise DeskError("game_continues",
-                                "in_error: two or more hands are intact, so the game goes on; "
-                                "enter its result when it ends, with the mis-caller as dead")
-        game = TournamentGame(
-            players=4, winner=w, value=value if w is not None and isinstance(value, int) else 0,
-            self_picked=_flag(result, "self_picked"),
-            singles_and_pairs=_flag(result, "singles_and_pairs"),
-            jokerless=_flag(result, "jokerless"), wall_game=wall, discarder=d,
-            winner_exposures=exposures, quint_two_exposures=_flag(result, "quint_two_exposures"),
-            dead=dead, misnamed=_flag(result, "misnamed"), in_error=e,
-            wall_destroyed_by=destroyed, exposed=exposed)
-        penalties = self._penalties(result, seats, round_no)
-        if w is not None:
-            outcome = f"{seats[w].name} won"
-            flags = [f for f, on in (("self-picked", game.self_picked),
-                                     ("Singles & Pairs", game.singles_and_pairs),
-                                     ("jokerless", game.jokerless and not game.singles_and_pairs))
-                     if on]
-            hand = f"card value {game.value}" + (f", {', '.join(flags)}" if flags else "")
-        elif e is not None:
-            outcome, hand = f"Mah Jongg in error by {seats[e].name}", ""
-        else:
-            outcome, hand = "wall game", ""
-        return (score_tournament_game(game), penalties,
-                (seats[w].tag if w is not None else None), outcome, hand)
-
-    def _score_two(self, result: dict[str, Any], seats: list[Seat]
-                   ) -> tuple[Score, list[Penalty], str | None, str, str]:
-        names = [s.name or s.tag for s in seats]
-        aliases = {s.tag.lower(): s.name or s.tag for s in seats}
-        doc = dict(result)
-        if isinstance(doc.get("players"), list):
-            doc["players"] = [aliases.get(n.strip().lower(), n) if isinstance(n, str) else n
-                              for n in doc["players"]]
-        doc.setdefault("players", names)
-        doc.setdefault("revision", self.revision)
-        try:
-            game = read_game(doc, max_value=self.max_value, aliases=aliases)
-        except GameSheetError as err:
-            raise DeskError("bad_result", err.message) from None
-        if tuple(n.lower() for n in game.players) != tuple(n.lower() for n in names):
-            raise DeskError("bad_result", "players: the players of this table, East first: "
-                                          f"{', '.join(names)}")
-        score = score_game(replace(game.facts, penalties=()), game.rules)
-        outcome, hand = _siamese_outcome(game, names)
-        return (score, list(game.facts.penalties),
-                seats[game.winner].tag if game.winner is not None else None, outcome, hand)
-
-    def _penalties(self, result: dict[str, Any], seats: list[Seat],
-                   round_no: int) -> list[Penalty]:
-        raw = result.get("penalties", [])
-        if not isinstance(raw, list):
-            raise DeskError("bad_result", "penalties: a list of {player, kind}")
-        out: list[Penalty] = []
-        for i, p in enumerate(raw):
-            if not isinstance(p, dict) or "player" not in p or "kind" not in p:
-                raise DeskError("bad_result", f"penalties[{i}]: needs player and kind")
-            extra = sorted(set(p) - {"player", "kind"})
-            if extra:
-                raise DeskError("bad_result", f"penalties[{i}].{extra[0]}: unknown field "
-                                              "(fields: player, kind)")
-            kind = p["kind"]
-            if not isinstance(kind, str) or kind not in PENALTIES:
-                raise DeskError("bad_result", f"penalties[{i}].kind: one of "
-                                              f"{', '.join(sorted(PENALTIES))}")
-            points, reason = PENALTIES[kind]
-            out.append(Penalty(self._seat(p["player"], seats, f"penalties[{i}].player",
-                                          round_no), points, reason, "11"))
-        return out
 
     # ---------------------------------------------------------------- standings
 
@@ -720,13 +599,13 @@ class Tournament:
                     if entry.winner in at_table and not entry.late:
                         wins[entry.winner] += 1
 
-        def h2h(tag: str) -> int:
+        def head_to_head_of(tag: str) -> int:
             rivals = [t for t in total if t != tag and total[t] == total[tag]
                       and wins[t] == wins[tag]]
             return sum(head[tag].get(t, 0) - head[t].get(tag, 0) for t in rivals)
 
-        def key(p: Player) -> tuple[int, int, int]:
-            return (-total[p.nametag], -wins[p.nametag], -h2h(p.nametag))
+        def key(p: Entrant) -> tuple[int, int, int]:
+            return (-total[p.nametag], -wins[p.nametag], -head_to_head_of(p.nametag))
 
         ranked = sorted(self.players, key=lambda p: (key(p), p.name.lower()))
         out: list[dict[str, Any]] = []
@@ -736,7 +615,7 @@ class Tournament:
                 rank = i  # players still tied after every tie-break share a rank
             out.append({"rank": rank, "name": p.name, "nametag": p.nametag,
                         "points": total[p.nametag], "wins": wins[p.nametag],
-                        "games": games[p.nametag], "head_to_head": h2h(p.nametag)})
+                        "games": games[p.nametag], "head_to_head": head_to_head_of(p.nametag)})
         return out
 
     # ---------------------------------------------------------------- persistence
@@ -755,26 +634,6 @@ class Tournament:
         return tournament_from_json(doc)
 
 
-def _siamese_outcome(game: KeptGame, names: list[str]) -> tuple[str, str]:
-    """How a Siamese game ended, and its Mah Jonggs, in words."""
-    facts = game.facts
-    hands = "; ".join(
-        f"{names[m.seat]} rack {m.rack + 1}: {m.hand.id}"
-        + ("" if m.hand.id.startswith("a ") else f" ({m.hand.value})")
-        + (", jokerless" if m.jokerless else "") for m in facts.mah_jonggs)
-    if game.winner is not None:
-        return f"{names[game.winner]} won", hands
-    if facts.mah_jonggs:
-        who = sorted({names[m.seat] for m in facts.mah_jonggs}, key=names.index)
-        return f"no win: Mah Jongg by {' and '.join(who)}", hands
-    if facts.wall_game:
-        return "wall game", hands
-    dead = [names[s] for s, racks in enumerate(facts.dead) if len(racks) == facts.racks]
-    if dead:
-        return f"no win: every rack of {' and '.join(dead)} dead", hands
-    return "no win", hands
-
-
 def _total(entry: GameEntry) -> None:
     """A game's points per player are the sum of its lines."""
     entry.points = {tag: 0 for tag in entry.points}
@@ -789,22 +648,6 @@ def _make_late(entry: GameEntry) -> None:
                    dict(line, points=0, reason=line["reason"] + " (after time: no points)")
                    for line in entry.lines]
     _total(entry)
-
-
-def _flag(result: dict[str, Any], key: str) -> bool:
-    v = result.get(key, False)
-    if not isinstance(v, bool):
-        raise DeskError("bad_result", f"{key}: true or false")
-    return v
-
-
-def _names(result: dict[str, Any], key: str) -> list[Any]:
-    v = result.get(key, [])
-    if isinstance(v, str):
-        return [v]
-    if not isinstance(v, list):
-        raise DeskError("bad_result", f"{key}: a list of players")
-    return v
 
 
 def atomic(t: Tournament, command: Any, *args: Any, **kwargs: Any) -> Any:

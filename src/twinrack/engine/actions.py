@@ -19,12 +19,16 @@ optional when the seat is given to :func:`parse_action`)::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, Literal, cast
 
 from twinrack.errors import NotationError
 from twinrack.tiles import CANONICAL, JOKER, format_tiles, parse_tiles, tile_index
 
-CLAIM_KINDS = ("mahjongg", "double", "expose")
+#: what a discard is claimed for (section 4)
+ClaimKind = Literal["mahjongg", "double", "expose"]
+CLAIM_KINDS: tuple[ClaimKind, ...] = ("mahjongg", "double", "expose")
+#: the claims for Mah Jongg (a Double is one on every open rack)
+MAHJONGG_CLAIMS: tuple[ClaimKind, ...] = ("mahjongg", "double")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,7 +72,7 @@ class Claim(Action):
 
     verb: ClassVar[str] = "claim"
 
-    kind: str
+    kind: ClaimKind
 
     def body(self) -> str:
         return f"claim {self.kind}"
@@ -234,7 +238,7 @@ def parse_action(text: str, seat: int | None = None) -> Action:
     if verb == "claim":
         if len(args) != 1 or args[0].lower() not in CLAIM_KINDS:
             raise _bad(text, "write 'claim mahjongg', 'claim double' or 'claim expose'")
-        return Claim(seat, args[0].lower())
+        return Claim(seat, cast(ClaimKind, args[0].lower()))
     if verb == "expose":
         if len(args) < 2:
             raise _bad(text, "write 'expose RACK TILES'")

@@ -11,7 +11,8 @@ from typing import NamedTuple
 
 from twinrack.card.exposure import Exposure
 from twinrack.engine.actions import Action, Claim, Expose, MahJongg, Pass
-from twinrack.engine.game import _rack_alive, apply, legal_actions
+from twinrack.engine.completion import rack_alive
+from twinrack.engine.game import apply, legal_actions
 from twinrack.engine.state import GameState
 from twinrack.engine.view import view
 
@@ -24,7 +25,7 @@ def kills_rack(state: GameState, action: Action) -> bool:
     rack = state.players[action.seat].racks[action.rack]
     if rack.dead is not None:
         return False
-    return not _rack_alive(state, [*rack.exposures, Exposure.from_tiles(list(action.tiles))])
+    return not rack_alive(state, [*rack.exposures, Exposure.from_tiles(list(action.tiles))])
 
 
 class ClaimOutcome(NamedTuple):

@@ -11,16 +11,21 @@ Verification recomputes the wall from the seed, checks the seed against the comm
 replays every action and compares every event and the final score; it reports the first
 difference. Texts must be in canonical form, so a record with any byte of its seed or of its
 actions changed does not verify.
+
+Every replay goes through :func:`replay_steps`, one action at a time: :func:`replay`,
+:func:`verify` (``twinrack replay --verify``), the web table's rebuilding of a stored game.
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from twinrack.card.model import Card
-from twinrack.engine.actions import parse_action
+from twinrack.engine.actions import Action, parse_action
+from twinrack.engine.events import Event
 from twinrack.engine.game import apply, new_game, score
 from twinrack.engine.rules import RuleSet
 from twinrack.engine.state import GameState
@@ -33,6 +38,57 @@ FORMAT = "twinrack-record/1"
 
 class RecordError(TwinRackError):
     """A record that cannot be read or replayed."""
+
+
+class StepError(RecordError):
+    """An action of a record that cannot be replayed: ``number`` (from 1) and ``text``;
+    ``detail`` says why in a few words (the parser's or the referee's message). The code is
+    the underlying error's (``bad_action``, or the refusal's code)."""
+
+    def __init__(self, code: str, number: int, text: object, message: str, detail: str) -> None:
+        super().__init__(code, message)
+        self.number = number
+        self.text = text
+        self.detail = detail
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a record replayed: its number (from 1), text and action, the events
+    it caused, and the game after it (the one state object, moving on)."""
+
+    number: int
+    text: str
+    action: Action
+    events: tuple[Event, ...]
+    state: GameState
+
+
+def replay_steps(state: GameState, actions: Iterable[object], *,
+                 canonical: bool = False) -> Iterator[Step]:
+    """Apply a record's actions (texts) one by one to ``state``, yielding each step; the
+    first that is not text, does not parse, is not in canonical form (with ``canonical``)
+    or is refused raises :class:`StepError` and ends the replay."""
+    for number, text in enumerate(actions, start=len(state.actions) + 1):
+        where = f"action {number} '{text}'"
+        if not isinstance(text, str):
+            raise StepError("bad_record", number, text, f"action {number} is not text",
+                            "it is not text")
+        try:
+            action = parse_action(text)
+        except TwinRackError as err:
+            raise StepError(err.code, number, text, f"{where}: {err.message}",
+                            err.message) from None
+        if canonical and str(action) != text:
+            raise StepError("bad_record", number, text,
+                            f"{where} is not in canonical form ('{action}')",
+                            f"it is not in canonical form ('{action}')")
+        try:
+            events = apply(state, action)
+        except TwinRackError as err:
+            raise StepError(err.code, number, text, f"{where} is refused on replay: "
+                            f"{err.message}", err.message) from None
+        yield Step(number, text, action, tuple(events), state)
 
 
 def score_dict(state: GameState) -> dict[str, Any]:
@@ -125,11 +181,12 @@ def _start(rec: dict[str, Any], card: Card) -> GameState:
 def replay(rec: dict[str, Any], card: Card) -> GameState:
     """Replay a record's actions from its seed; raises :class:`RecordError`."""
     state = _start(rec, card)
-    for i, text in enumerate(_field(rec, "actions", list)):
-        try:
-            apply(state, parse_action(str(text)))
-        except TwinRackError as err:
-            raise RecordError("bad_action", f"action {i + 1} '{text}': {err.message}") from None
+    try:
+        for _step in replay_steps(state, map(str, _field(rec, "actions", list))):
+            pass
+    except StepError as err:
+        raise RecordError("bad_action", f"action {err.number} '{err.text}': "
+                                        f"{err.detail}") from None
     return state
 
 
@@ -155,25 +212,14 @@ def verify(rec: dict[str, Any], card: Card) -> Verdict:
     problem = compare(0, "the deal")
     if problem:
         return Verdict(False, problem, state)
-    for i, text in enumerate(actions):
-        if not isinstance(text, str):
-            return Verdict(False, f"action {i + 1} is not text", state)
-        try:
-            action = parse_action(text)
-        except TwinRackError as err:
-            return Verdict(False, f"action {i + 1} '{text}': {err.message}", state)
-        if str(action) != text:
-            return Verdict(False, f"action {i + 1} '{text}' is not in canonical form "
-                                  f"('{action}')", state)
-        start = len(state.events)
-        try:
-            apply(state, action)
-        except TwinRackError as err:
-            return Verdict(False, f"action {i + 1} '{text}' is refused on replay: "
-                                  f"{err.message}", state)
-        problem = compare(start, f"action {i + 1} '{text}'")
-        if problem:
-            return Verdict(False, problem, state)
+    try:
+        for step in replay_steps(state, actions, canonical=True):
+            problem = compare(len(state.events) - len(step.events),
+                              f"action {step.number} '{step.text}'")
+            if problem:
+                return Verdict(False, problem, state)
+    except StepError as err:
+        return Verdict(False, err.message, state)
     if len(events) != len(state.events):
         return Verdict(False, f"the record has {len(events)} events, the replay "
                               f"{len(state.events)}", state)

@@ -1,7 +1,10 @@
 """The rule set of one game: variant, players, revision and every Decision of docs/rules.md.
 
 A :class:`RuleSet` is frozen and serialisable (``to_dict``/``from_dict``) so that a game
-record carries exactly the rules it was played under.
+record carries exactly the rules it was played under. It is the one place where rule
+options are checked: every command, the desk and the server build their rules through
+:func:`rules_from` (or :meth:`RuleSet.from_dict` for a record), and a bad combination gets
+a :class:`RulesError` with one stable code (docs/rules.md section 13).
 """
 
 from __future__ import annotations
@@ -13,16 +16,24 @@ from twinrack.engine.scoring import ScoringRules
 from twinrack.errors import TwinRackError
 from twinrack.tiles import TileSet, Variant, racks_for, tile_set
 
+VARIANTS = tuple(v.value for v in Variant)
 REVISIONS = ("2024", "2019")
 LAST_DISCARD = ("mahjongg", "any")
 WALL_DEAD = ("any", "all")
+#: a value of the wrong kind gets the code of its option
+_CODE_OF = {"variant": "unknown_variant", "players": "bad_player_count",
+            "revision": "unknown_revision"}
 
 
 class RulesError(TwinRackError):
-    """A rule set that cannot be played (unknown variant, wrong number of players...)."""
+    """A rule set that cannot be played. ``code`` says what is wrong (``unknown_variant``,
+    ``bad_player_count``, ``unknown_revision``, ``unknown_option``, ``bad_option`` or
+    ``bad_rules``) and ``option`` names the option at fault, so that a command can say
+    ``--revision: ...`` and a form can mark its field."""
 
-    def __init__(self, message: str) -> None:
-        super().__init__("bad_rules", message)
+    def __init__(self, code: str, message: str, option: str = "") -> None:
+        super().__init__(code, message)
+        self.option = option
 
 
 @dataclass(frozen=True)
@@ -61,23 +72,29 @@ class RuleSet:
     pot: int = 0
 
     def __post_init__(self) -> None:
+        _check_kind("variant", self.variant)
+        if self.variant not in VARIANTS:
+            raise RulesError("unknown_variant", f"unknown variant '{self.variant}' (expected "
+                                                f"{', '.join(VARIANTS)})", "variant")
+        _check_kind("players", self.players)
         try:
-            v = Variant(self.variant)
-        except ValueError:
-            raise RulesError(f"unknown variant '{self.variant}': expected siamese, royale or "
-                             "imperial") from None
-        try:
-            tile_set(v, self.players)
+            tile_set(self.variant, self.players)
         except ValueError as err:
-            raise RulesError(str(err)) from None
+            raise RulesError("bad_player_count", str(err), "players") from None
+        _check_kind("revision", self.revision)
         if self.revision not in REVISIONS:
-            raise RulesError(f"unknown revision '{self.revision}': expected 2024 or 2019")
+            raise RulesError("unknown_revision", f"unknown revision '{self.revision}' "
+                                                 f"(expected {' or '.join(REVISIONS)})",
+                             "revision")
+        for name in _DEFAULTS:
+            _check_kind(name, getattr(self, name))
         if self.wall_dead not in WALL_DEAD:
-            raise RulesError("wall_dead must be 'any' or 'all'")
+            raise RulesError("bad_option", "wall_dead must be 'any' or 'all'", "wall_dead")
         if self.last_discard not in LAST_DISCARD:
-            raise RulesError("last_discard must be 'mahjongg' or 'any'")
+            raise RulesError("bad_option", "last_discard must be 'mahjongg' or 'any'",
+                             "last_discard")
         if self.pot < 0:
-            raise RulesError("pot must not be negative")
+            raise RulesError("bad_option", "pot must not be negative", "pot")
 
     # ------------------------------------------------------------------ derived
 
@@ -121,29 +138,55 @@ class RuleSet:
 
     @classmethod
     def from_dict(cls, raw: dict[str, Any]) -> RuleSet:
+        """The rules a record carries: every option by name, checked like any other."""
         if not isinstance(raw, dict):
-            raise RulesError("rules must be a table of options")
-        known = {f.name: f for f in fields(cls)}
-        unknown = sorted(set(raw) - set(known))
-        if unknown:
-            raise RulesError(f"unknown rule option(s): {', '.join(unknown)}")
-        for name, value in raw.items():
-            default = known[name].default
-            if default is None:
-                ok = value is None or isinstance(value, bool)
-            elif isinstance(default, bool):
-                ok = isinstance(value, bool)
-            elif isinstance(default, int):
-                ok = isinstance(value, int) and not isinstance(value, bool)
-            else:
-                ok = isinstance(value, str)
-            if not ok:
-                raise RulesError(f"rule option {name} has a value of the wrong kind: {value!r}")
+            raise RulesError("bad_rules", "rules must be a table of options")
+        _known_options(raw)
+        for name, value in raw.items():  # every kind first, in the record's order
+            _check_kind(name, value)
         return cls(**raw)
 
     @classmethod
     def for_variant(cls, variant: str, players: int | None = None, **options: Any) -> RuleSet:
         """The default rules of a variant; players default to 2 (Siamese, Imperial) or 4."""
-        if players is None:
-            players = 4 if variant == "royale" else 2
-        return cls(variant=variant, players=players, **options)
+        return rules_from(variant, players, **options)
+
+
+def rules_from(variant: str = "siamese", players: int | None = None, revision: str = "2024",
+               **options: Any) -> RuleSet:
+    """The rules of one game, checked in full: the one way commands, the desk and the
+    server turn what they were given into a :class:`RuleSet`. ``players`` defaults to 4 in
+    Royale and 2 otherwise; ``options`` are the other fields of :class:`RuleSet` by name."""
+    _known_options(options)
+    if players is None:
+        players = 4 if variant == "royale" else 2
+    return RuleSet(variant=variant, players=players, revision=revision, **options)
+
+
+def _known_options(options: dict[str, Any]) -> None:
+    unknown = sorted(set(options) - {f.name for f in fields(RuleSet)})
+    if unknown:
+        raise RulesError("unknown_option", f"unknown rule option(s): {', '.join(unknown)}",
+                         unknown[0])
+
+
+def _check_kind(name: str, value: Any) -> None:
+    """An option's value is of its default's kind (``None`` defaults take a bool too); a
+    wrong one gets the code of its option."""
+    default = _DEFAULTS[name]
+    if type(value) is type(default):  # the common case, checked first: rules are built often
+        return
+    if default is None:
+        right = value is None or isinstance(value, bool)
+    elif isinstance(default, bool):
+        right = isinstance(value, bool)
+    elif isinstance(default, int):
+        right = isinstance(value, int) and not isinstance(value, bool)
+    else:
+        right = isinstance(value, str)
+    if not right:
+        raise RulesError(_CODE_OF.get(name, "bad_option"),
+                         f"rule option {name} has a value of the wrong kind: {value!r}", name)
+
+
+_DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(RuleSet)}

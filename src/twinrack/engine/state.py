@@ -6,83 +6,68 @@ only then changes the state in place. Use :meth:`GameState.copy` to keep a snaps
 A player's concealed tiles are one *pool* (counts of the 36 tile kinds) plus an
 *arrangement*: the counts placed on each rack. Moving tiles between one's racks is free and
 changes nothing but the arrangement, except under a declared hand, whose 13 tiles are fixed
-on the first rack (docs/rules.md, "Declared hands").
+on the first rack (docs/rules.md, section 7, "Declared hands").
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from enum import StrEnum
 
-import numpy as np
-import numpy.typing as npt
-
-from twinrack.card.compiled import CompiledCard
+from twinrack.card.compiled import ExposureKey, exposure_key
 from twinrack.card.exposure import Exposure
 from twinrack.card.model import Card, Hand
-from twinrack.engine.actions import Action
+from twinrack.engine.actions import Action, ClaimKind
 from twinrack.engine.events import Event
 from twinrack.engine.rules import RuleSet
 from twinrack.tiles import NUM_KINDS
 
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 
-# phases
-DECLARE = "declare"
-TURN = "turn"
-WINDOW = "window"
-OVER = "over"
+class Phase(StrEnum):
+    """Where the game is; the text is the view's ``phase``."""
 
-
-class CardInfo:
-    """What the engine derives from a card once (cached by the card's sha256)."""
-
-    def __init__(self, card: Card) -> None:
-        self.card = card
-        self.cc = CompiledCard(card)
-        declared = np.array([h.declared for h in card.hands for _ in h.ways], dtype=bool)
-        self.normal: BoolArray = ~declared
-        self.declared_hands: dict[str, Hand] = {h.id: h for h in card.hands if h.declared}
-        sizes = [g.size for h in card.hands for w in h.ways for g in w.groups]
-        self.max_group = max([3, *sizes])
-        # demand of every concrete way, in the compiled card's way order (card order)
-        ways = [w for h in card.hands for w in h.ways]
-        self.way_hand: IntArray = np.array([h.number for h in card.hands for _ in h.ways],
-                                           dtype=np.int64)
-        nat = np.zeros((len(ways), NUM_KINDS + 1), dtype=np.int64)
-        big = np.zeros((len(ways), NUM_KINDS + 1), dtype=np.int64)
-        for i, w in enumerate(ways):
-            for g in w.groups:
-                if g.size >= 3:
-                    big[i, g.tile] += g.size
-                else:
-                    nat[i, g.tile] += g.size
-        self.nat: IntArray = nat
-        self.big: IntArray = big
-        self.demand: BoolArray = (self.nat + self.big) > 0
-        self.declared_ways: dict[str, IntArray] = {
-            h.id: np.nonzero(self.way_hand_of(h.number))[0].astype(np.int64)
-            for h in card.hands if h.declared}
-        self.lowest_value = min(h.value for h in card.hands)
-
-    def way_hand_of(self, number: int) -> BoolArray:
-        mask: BoolArray = self.way_hand == number
-        return mask
+    DECLARE = "declare"  # right after the deal: each seat declares a hand or passes (7)
+    TURN = "turn"  # the current seat plays (4)
+    WINDOW = "window"  # every other seat claims the latest discard or passes (4)
+    OVER = "over"  # (9)
 
 
-_INFO: dict[str, CardInfo] = {}
+class TurnStart(StrEnum):
+    """How the turn on now began."""
+
+    PICK = "pick"  # a tile from the wall
+    CLAIM = "claim"  # a granted claim on a discard
+    DEAL = "deal"  # East's first turn in the 2019 revision: East was dealt one more
 
 
-def card_info(card: Card) -> CardInfo:
-    """The compiled card and tables of ``card`` (built once per card sha256)."""
-    info = _INFO.get(card.sha256)
-    if info is None:
-        info = CardInfo(card)
-        if len(_INFO) > 16:
-            _INFO.clear()
-        _INFO[card.sha256] = info
-    return info
+class Obligation(StrEnum):
+    """What a granted claim requires before anything else (section 4); the text is the
+    view's ``must``."""
+
+    EXPOSE = "expose"  # expose a group holding the claimed tile
+    MAHJONGG = "mahjongg"  # declare a Mah Jongg using it
+    DOUBLE = "double"  # declare a Mah Jongg on every open rack, one using it
+    ERROR = "error"  # a Mah Jongg claim in error (strict): expose the group it completes
+
+
+#: obligations fulfilled by declaring Mah Jongg
+DECLARING = (Obligation.MAHJONGG, Obligation.DOUBLE)
+
+
+class DeadReason(StrEnum):
+    """Why a rack is dead (section 8)."""
+
+    EXPOSURE = "exposure"  # its exposures fit no line of the card
+    ERROR = "error"  # a Mah Jongg declared in error (strict)
+
+
+class EndReason(StrEnum):
+    """Why the game ended (section 9)."""
+
+    MAHJONGG = "mahjongg"  # a seat has a Mah Jongg on every rack
+    DEAD = "dead"  # two players: every rack of a seat is dead
+    STOPPED = "stopped"  # no seat is left playing
+    WALL = "wall"  # the wall is spent
 
 
 @dataclass(frozen=True)
@@ -101,20 +86,18 @@ class MahJonggRecord:
 
 
 class Rack:
-    """One rack of a player: its exposures (in order), arrangement, and how it finished."""
+    """One rack of a player: its exposures (in order), the concealed tiles arranged on it
+    (counts per tile kind), and how it finished."""
 
-    __slots__ = ("conc", "dead", "error_tiles", "exposures", "keyed", "killer", "mahjongg",
-                 "view")
+    __slots__ = ("arranged", "dead", "error_tiles", "exposures", "killer", "mahjongg")
 
     def __init__(self) -> None:
         self.exposures: list[Exposure] = []
         self.killer: int | None = None  # the exposure that made the rack dead
         self.mahjongg: MahJonggRecord | None = None
-        self.dead: str | None = None  # "exposure" or "error"
+        self.dead: DeadReason | None = None
         self.error_tiles: tuple[int, ...] = ()  # tiles shown in a Mah Jongg in error
-        self.conc: list[int] = [0] * NUM_KINDS
-        self.view: Any = None  # the last public view of this rack (engine.view)
-        self.keyed: tuple[int, tuple[tuple[int, int], ...]] | None = None
+        self.arranged: list[int] = [0] * NUM_KINDS
 
     @property
     def finished(self) -> bool:
@@ -124,15 +107,9 @@ class Rack:
     def exposed(self) -> int:
         return sum(x.size for x in self.exposures)
 
-    def key(self) -> tuple[tuple[int, int], ...]:
-        """The exposures as (tile, size), sorted: what fitting and tiles away depend on
-        (exposures are only ever added, or changed in their Jokers, never removed)."""
-        cached = self.keyed
-        if cached is not None and cached[0] == len(self.exposures):
-            return cached[1]
-        key = tuple(sorted((x.tile, x.size) for x in self.exposures))
-        self.keyed = (len(self.exposures), key)
-        return key
+    def key(self) -> ExposureKey:
+        """The exposures as (tile, size), sorted: what fitting and tiles away depend on."""
+        return exposure_key(self.exposures) if self.exposures else ()
 
     def copy(self) -> Rack:
         r = Rack.__new__(Rack)
@@ -141,88 +118,55 @@ class Rack:
         r.mahjongg = self.mahjongg
         r.dead = self.dead
         r.error_tiles = self.error_tiles
-        r.conc = list(self.conc)
-        r.view = self.view
-        r.keyed = self.keyed
+        r.arranged = list(self.arranged)
         return r
 
 
 class Player:
     """A seat's tiles and racks."""
 
-    __slots__ = ("cache", "declared", "lb", "mahjonggs", "n", "pool", "prev", "racks",
-                 "stopped", "version", "zero")
+    __slots__ = ("concealed", "declared", "mahjonggs", "pool", "racks", "stopped")
 
     def __init__(self, racks: int) -> None:
         self.racks: list[Rack] = [Rack() for _ in range(racks)]
         self.pool: list[int] = [0] * NUM_KINDS  # every concealed tile, fixed ones included
-        self.n = 0  # number of concealed tiles
+        self.concealed = 0  # how many tiles are in the pool
         self.declared: str | None = None  # a declared hand: 13 tiles fixed on rack 0
         self.stopped = False
         self.mahjonggs: list[MahJonggRecord] = []
-        # tiles-away caches, valid for ``version`` (bumped whenever the pool or exposures
-        # change); ``prev`` keeps the last version's aways when one tile was just added
-        self.version = 0
-        self.cache: dict[Any, IntArray] = {}
-        self.zero: dict[Any, IntArray] = {}
-        self.prev: tuple[dict[Any, IntArray], int] | None = None
-        #: a lower bound of the least tiles away per exposure key, kept across versions
-        #: (a tile joining the free tiles lowers it by one; a tile leaving never does)
-        self.lb: dict[Any, int] = {}
 
     def free(self) -> list[int]:
         """Concealed tiles that may be played (not fixed by a declared hand)."""
         if self.declared is None:
             return self.pool
-        fixed = self.racks[0].conc
+        fixed = self.racks[0].arranged
         return [a - b for a, b in zip(self.pool, fixed, strict=True)]
 
     def free_count(self) -> int:
         if self.declared is None:
-            return self.n
-        return self.n - sum(self.racks[0].conc)
+            return self.concealed
+        return self.concealed - sum(self.racks[0].arranged)
 
     def open_racks(self) -> list[int]:
         return [i for i, r in enumerate(self.racks) if not r.finished]
 
     def total(self) -> int:
         """Every tile the player holds: concealed, exposed, Mah Jongg and error racks."""
-        t = self.n
+        t = self.concealed
         for r in self.racks:
             t += r.exposed + len(r.error_tiles)
             if r.mahjongg is not None:
                 t += len(r.mahjongg.tiles)
         return t
 
-    def bump(self, added: int | None = None, gained: int = 0) -> None:
-        """The pool or exposures changed: drop the caches (keep them as ``prev`` when
-        exactly one tile was added, so a pick costs only the ways it can complete).
-        ``gained``: how many tiles joined the free tiles (``-1``: forget the bounds)."""
-        self.prev = (self.cache, added) if added is not None and self.cache else None
-        self.version += 1
-        self.cache = {}
-        self.zero = {}
-        if added is not None:
-            gained = max(gained, 1)
-        if gained < 0:
-            self.lb = {}
-        elif gained:
-            for k in self.lb:
-                self.lb[k] -= gained
-
     def copy(self) -> Player:
         p = Player.__new__(Player)
         p.racks = [r.copy() for r in self.racks]
         p.pool = list(self.pool)
-        p.n = self.n
+        p.concealed = self.concealed
         p.declared = self.declared
         p.stopped = self.stopped
         p.mahjonggs = list(self.mahjonggs)
-        p.version = self.version
-        p.cache = dict(self.cache)
-        p.zero = dict(self.zero)
-        p.prev = self.prev
-        p.lb = dict(self.lb)
         return p
 
 
@@ -235,7 +179,7 @@ class Window:
         self.discarder = discarder
         self.tile = tile
         self.pending = pending
-        self.answers: dict[int, str] = {}
+        self.answers: dict[int, ClaimKind] = {}
         self.mahjongg_only = mahjongg_only
 
     def copy(self) -> Window:
@@ -251,7 +195,6 @@ class GameState:
                  wall: list[int], die: int | None, stack: tuple[int, ...] | None) -> None:
         self.rules = rules
         self.card = card
-        self.info = card_info(card)
         self.seed = seed
         self.commitment = commitment
         self.die = die
@@ -259,39 +202,36 @@ class GameState:
         self.wall = wall  # picking order
         self.wall_pos = 0
         self.players = [Player(rules.racks) for _ in range(rules.players)]
-        self.phase = DECLARE
+        self.phase = Phase.DECLARE
         self.current = 0  # the seat whose turn it is
         self.turn_no = 0
         self.acquired: int | None = None  # tile picked or claimed to begin this turn
         self.acquired_rack: int | None = None  # the rack that tile was put on
-        self.how: str | None = None  # "pick", "claim" or "deal"
-        self.must: str | None = None  # "expose", "mahjongg", "double", "error"
+        self.began: TurnStart | None = None
+        self.obligation: Obligation | None = None
         self.claim_tile: int | None = None
         self.claim_from: int | None = None
-        self.claim_kind: str | None = None
+        self.claim_kind: ClaimKind | None = None
         self.claim_rack: int | None = None  # rack of the exposure made with the claimed tile
-        self.need: int | None = None  # a claimed tile a Mah Jongg of this turn must use
-        self.turn_mjs = 0
+        self.must_use: int | None = None  # a claimed tile a Mah Jongg of this turn must use
+        self.turn_mahjonggs = 0
         self.window: Window | None = None
         #: the other claims on the discard granted this turn, (seat, kind) by seat: the
         #: next in priority takes the tile if the claimer withdraws (section 4)
-        self.waiting: tuple[tuple[int, str], ...] = ()
+        self.waiting: tuple[tuple[int, ClaimKind], ...] = ()
         self.declaring: list[int] = []  # seats still to answer in the declare phase
         self.discards: list[tuple[int, int]] = []
         self.events: list[Event] = []
         self.actions: list[Action] = []
-        self.end_reason: str | None = None
+        self.end_reason: EndReason | None = None
         self.winner: int | None = None
-        self.version = 0
-        self.legal_cache: dict[int, tuple[int, list[Action], frozenset[Action] | None]] = {}
-        self.mj_cache: tuple[Any, dict[Any, Any]] | None = None
-        self.public_view: tuple[int, Any] | None = None
+        self.version = 0  # state changes so far: what a client's command refers to
 
     # ------------------------------------------------------------------ helpers
 
     @property
     def over(self) -> bool:
-        return self.phase == OVER
+        return self.phase == Phase.OVER
 
     @property
     def wall_left(self) -> int:
@@ -299,15 +239,16 @@ class GameState:
 
     def to_act(self) -> list[int]:
         """The seats that must act now."""
-        if self.phase == WINDOW and self.window is not None:
+        if self.phase == Phase.WINDOW and self.window is not None:
             return list(self.window.pending)
-        if self.phase == DECLARE:
+        if self.phase == Phase.DECLARE:
             return list(self.declaring)
-        if self.phase == TURN:
+        if self.phase == Phase.TURN:
             return [self.current]
         return []
 
     def copy(self) -> GameState:
+        """A copy of the game's facts (caches live in engine.memo, never in the state)."""
         g = GameState.__new__(GameState)
         g.__dict__.update(self.__dict__)
         g.wall = self.wall  # never mutated, only read through wall_pos
@@ -317,7 +258,4 @@ class GameState:
         g.discards = list(self.discards)
         g.events = list(self.events)
         g.actions = list(self.actions)
-        g.legal_cache = {}
-        g.mj_cache = None
-        g.public_view = None
         return g

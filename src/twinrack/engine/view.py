@@ -12,8 +12,9 @@ from typing import Any, NamedTuple
 
 from twinrack.card.exposure import Exposure
 from twinrack.engine.events import Event
-from twinrack.engine.game import legal_actions
-from twinrack.engine.state import OVER, GameState
+from twinrack.engine.legality import legal_actions
+from twinrack.engine.memo import StateMemo, memo_of
+from twinrack.engine.state import GameState, Phase, Rack, TurnStart
 from twinrack.tiles import CANONICAL, format_tiles
 
 
@@ -154,29 +155,32 @@ def _tiles(conc: Any) -> tuple[int, ...]:
     return tuple(out)
 
 
-def _rack_view(r: Any) -> RackView:
-    cached = r.view
+def _rack_view(memo: StateMemo, where: tuple[int, int], r: Rack) -> RackView:
+    """The public view of one rack (the last one again when the rack has not changed)."""
+    cached: RackView | None = memo.racks.get(where)
     exposures = tuple(r.exposures)
     if (cached is not None and cached.exposures == exposures and cached.dead == r.dead
             and (cached.mahjongg is None) == (r.mahjongg is None)):
-        return cached  # type: ignore[no-any-return]
+        return cached
     mj = None
     if r.mahjongg is not None:
         m = r.mahjongg
         mj = MahJonggView(m.hand.id, m.hand.value, m.jokerless, m.closed, m.tiles)
     rv = RackView(exposures, r.dead, r.killer, mj, r.error_tiles)
-    r.view = rv
+    memo.racks[where] = rv
     return rv
 
 
 def _public(st: GameState) -> tuple[SeatView, ...]:
-    cached = st.public_view
+    memo = memo_of(st)
+    cached = memo.public
     if cached is not None and cached[0] == st.version:
         seats: tuple[SeatView, ...] = cached[1]
         return seats
-    seats = tuple(SeatView(s, p.n, tuple(_rack_view(r) for r in p.racks), p.declared,
-                           p.stopped) for s, p in enumerate(st.players))
-    st.public_view = (st.version, seats)
+    seats = tuple(SeatView(s, p.concealed, tuple(_rack_view(memo, (s, i), r)
+                                         for i, r in enumerate(p.racks)),
+                           p.declared, p.stopped) for s, p in enumerate(st.players))
+    memo.public = (st.version, seats)
     return seats
 
 
@@ -188,28 +192,28 @@ def view(state: GameState, seat: int | None = None) -> View:
     verbs: tuple[str, ...] = ()
     if seat is not None:
         p = st.players[seat]
-        counts = tuple(tuple(r.conc) for r in p.racks)
+        counts = tuple(tuple(r.arranged) for r in p.racks)
         free = tuple(p.free())
         fixed_rack = 0 if p.declared is not None else None
-        if st.current == seat and st.phase == "turn":
+        if st.current == seat and st.phase == Phase.TURN:
             acquired = st.acquired
             placed = _placed(counts, acquired, st.acquired_rack)
         verbs = tuple(sorted({a.verb for a in legal_actions(st, seat)}))
     w = st.window
     claim = None
-    if st.phase == "turn" and st.how == "claim" and st.claim_tile is not None:
+    if st.phase == Phase.TURN and st.began == TurnStart.CLAIM and st.claim_tile is not None:
         assert st.claim_kind is not None and st.claim_from is not None
         claim = (st.current, st.claim_kind, st.claim_tile, st.claim_from)
     return View(
         seat=seat, variant=st.rules.variant, players=st.rules.players, racks=st.rules.racks,
         revision=st.rules.revision, phase=st.phase, current=st.current,
         to_act=tuple(st.to_act()), turn=st.turn_no, wall_left=st.wall_left, die=st.die,
-        commitment=st.commitment, seed=st.seed.hex() if st.phase == OVER else None,
+        commitment=st.commitment, seed=st.seed.hex() if st.phase == Phase.OVER else None,
         discards=tuple(st.discards),
         window=None if w is None else (w.discarder, w.tile),
         answered=() if w is None else tuple(sorted(w.answers.items())),
         claim=claim, waiting=st.waiting if claim is not None else (),
-        must=st.must if st.phase == "turn" else None,
+        must=st.obligation if st.phase == Phase.TURN else None,
         seats=_public(st), counts=counts, acquired=acquired, placed=placed, free=free,
         fixed_rack=fixed_rack, verbs=verbs, end_reason=st.end_reason, winner=st.winner,
         version=st.version, revealed=_revealed(st))
@@ -217,9 +221,9 @@ def view(state: GameState, seat: int | None = None) -> View:
 
 def _revealed(st: GameState) -> tuple[tuple[tuple[int, ...], ...], ...]:
     """Every seat's concealed tiles, only once the game is over."""
-    if st.phase != OVER:
+    if st.phase != Phase.OVER:
         return ()
-    return tuple(tuple(_tiles(r.conc) for r in p.racks) for p in st.players)
+    return tuple(tuple(_tiles(r.arranged) for r in p.racks) for p in st.players)
 
 
 def _placed(counts: tuple[tuple[int, ...], ...], tile: int | None,

@@ -15,6 +15,7 @@ from starlette.datastructures import FormData
 from twinrack.desk.keeper import DEFAULT_MAX_VALUE
 from twinrack.desk.movement import parse_moves
 from twinrack.desk.tournament import MAX_VALUE_LIMIT, DeskError, Tournament
+from twinrack.engine.rules import REVISIONS
 
 #: how many event lines the Siamese game-sheet form offers
 SHEET_LINES = 6
@@ -285,7 +286,7 @@ def new_tournament(f: Prefill) -> Tournament:
     if minutes is None or not 1 <= minutes <= 600:
         raise DeskError("bad_minutes", "minutes: a whole number from 1 to 600")
     revision = f.get("revision", "2024")
-    if revision not in ("2024", "2019"):
+    if revision not in REVISIONS:
         raise DeskError("bad_revision", "revision: 2024 or 2019")
     moves = parse_moves(f.get("moves").replace(",", " ").split())
     max_value = whole_number(f.get("max_value", str(DEFAULT_MAX_VALUE)))

@@ -28,7 +28,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm.exc import StaleDataError
 
-from twinrack.desk.tournament import Tournament, atomic, new_code
+from twinrack.desk.tournament import Tournament, atomic
 from twinrack.errors import TwinRackError
 from twinrack.server.db import Database
 from twinrack.server.desk_models import TournamentRow
@@ -233,8 +233,6 @@ class DeskStore:
 def _with_codes(command: DeskCommand) -> DeskCommand:
     """The command, after giving a code to any player of an older tournament without one."""
     def run(t: Tournament, now: float) -> Any:
-        for p in t.players:
-            if not p.code:
-                p.code = new_code()
+        t.give_missing_codes()
         return command(t, now)
     return run

@@ -18,9 +18,9 @@ from sqlalchemy import bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
 from twinrack.card import Card, parse_card
+from twinrack.card.compiled import compiled
 from twinrack.engine import GameState, RuleSet, new_game
 from twinrack.engine.record import record_for
-from twinrack.engine.state import card_info
 from twinrack.errors import CardError, TwinRackError
 from twinrack.server import jobs, wire
 from twinrack.server.config import Settings
@@ -72,7 +72,7 @@ def _parse_and_compile(source: str, name: str) -> Card:
     """Parse a card already checked in the worker pool, and compile what the engine needs
     of it (run on a thread, once per card text)."""
     card = parse_card(source, name)
-    card_info(card)
+    compiled(card)
     return card
 
 

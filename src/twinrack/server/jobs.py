@@ -21,7 +21,7 @@ from typing import Any
 from twinrack.card import Card, parse_card
 from twinrack.engine import GameState, apply, new_game, parse_action, view
 from twinrack.engine.actions import Action
-from twinrack.engine.record import verify
+from twinrack.engine.record import replay_steps, verify
 from twinrack.engine.rules import RuleSet
 from twinrack.engine.view import View
 from twinrack.errors import CardError, CardProblem, TwinRackError
@@ -56,9 +56,9 @@ def warm_up() -> None:
 
     os.nice(10)
     from twinrack.card import practice_card
-    from twinrack.engine.state import card_info
+    from twinrack.card.compiled import compiled
 
-    card_info(practice_card())
+    compiled(practice_card())
 
 
 # ---------------------------------------------------------------------- cards
@@ -120,24 +120,14 @@ class Rebuilt:
 
 
 def detach(state: GameState) -> GameState:
-    """Make ``state`` cheap to send between processes: drop the card and the caches."""
+    """Make ``state`` cheap to send between processes: drop the card (a state holds no
+    cache)."""
     state.card = None  # type: ignore[assignment]
-    state.info = None  # type: ignore[assignment]
-    state.legal_cache = {}
-    state.mj_cache = None
-    state.public_view = None
-    for p in state.players:
-        p.cache, p.zero, p.prev, p.lb = {}, {}, None, {}
-        for r in p.racks:
-            r.view = None
     return state
 
 
 def attach(state: GameState, card: Card) -> GameState:
-    from twinrack.engine.state import card_info
-
     state.card = card
-    state.info = card_info(card)
     return state
 
 
@@ -146,6 +136,7 @@ def rebuild(source: str, name: str, rules: dict[str, Any], seed_hex: str,
     """Replay a stored game, checking every stored event against the replay."""
     card = card_of(source, name)
     state = new_game(RuleSet.from_dict(rules), seed=bytes.fromhex(seed_hex), card=card)
+    steps = replay_steps(state, (row["action"] for row in rows if row["seq"]))
     msg_ids: dict[tuple[int, str], int] = {}
     for row in rows:
         if row["seq"] == 0:
@@ -154,7 +145,7 @@ def rebuild(source: str, name: str, rules: dict[str, Any], seed_hex: str,
             continue
         if row["seq"] != len(state.actions) + 1:
             raise TwinRackError("replay_gap", f"action {len(state.actions) + 1} is missing")
-        events = apply(state, parse_action(row["action"]))
+        events = next(steps).events
         if [str(e) for e in events] != row["events"]:
             raise TwinRackError("replay_mismatch", f"action {row['seq']} replays differently")
         if row["msg_id"]:

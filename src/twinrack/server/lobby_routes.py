@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, Response
 from twinrack.bots import BOTS
 from twinrack.card import Card, practice_card
 from twinrack.engine import RuleSet
+from twinrack.engine.rules import rules_from
 from twinrack.errors import CardError, TwinRackError
 from twinrack.server.deps import HubDep, Limits, LimitsDep, OwnerDep, PagesDep
 from twinrack.server.hub import Hub, NewSeat
@@ -54,7 +55,7 @@ class TableForm:
 
     def rules(self) -> RuleSet:
         try:
-            rules = RuleSet(variant=self.variant, players=self.players, revision=self.revision)
+            rules = rules_from(self.variant, self.players, self.revision)
         except TwinRackError as err:
             raise NotCreated(err.message) from None
         if not 3 <= self.call_seconds <= 120:

@@ -35,6 +35,7 @@ from twinrack.engine import (
 )
 from twinrack.engine.events import Event, MahJonggDeclared, RackDead
 from twinrack.engine.record import record_of
+from twinrack.engine.state import Phase
 from twinrack.tui import render
 
 
@@ -131,13 +132,13 @@ class TerminalTable:
         return self.state.phase
 
     def in_window(self) -> bool:
-        return self.state.phase == "window"
+        return self.state.phase == Phase.WINDOW
 
     def in_turn(self) -> bool:
-        return self.state.phase == "turn"
+        return self.state.phase == Phase.TURN
 
     def declaring(self) -> bool:
-        return self.state.phase == "declare"
+        return self.state.phase == Phase.DECLARE
 
     # ------------------------------------------------------------------ acting
 

@@ -1,7 +1,8 @@
 """Tournament scoring of standard 4-handed American tables (rules section 11).
 
 The Siamese score (section 10) is :func:`twinrack.engine.scoring.score_game`; this module
-adds the tournament sheet used on 4-seat tables, with the same itemized lines.
+adds the tournament sheet used on 4-seat tables, with the same itemized lines. Only the
+desk keeps such sheets, so it lives here rather than in the engine.
 """
 
 from __future__ import annotations
@@ -42,18 +43,28 @@ THROW_PENALTIES: dict[str, tuple[int, str]] = {
 }
 
 
+def play_goes_on(game: TournamentGame) -> bool:
+    """After a Mah Jongg in error, play goes on while two or more hands are intact and
+    nobody destroyed the wall (section 11): such a game has no result yet."""
+    if game.in_error is None:
+        return False
+    intact = [s for s in range(game.players) if s != game.in_error and s not in game.dead
+              and s not in game.wall_destroyed_by and s not in game.exposed]
+    return not game.wall_destroyed_by and len(intact) >= 2
+
+
 def score_tournament_game(game: TournamentGame) -> Score:
     """Itemized tournament score of one game on a standard table (rules section 11)."""
     lines: list[ScoreLine] = []
     if game.winner is not None and game.in_error is None:
-        w = game.winner
-        lines.append(ScoreLine(w, game.value, f"Mah Jongg: card value {game.value}", "11"))
+        winner = game.winner
+        lines.append(ScoreLine(winner, game.value, f"Mah Jongg: card value {game.value}", "11"))
         if game.self_picked:
-            lines.append(ScoreLine(w, 15, "self-picked Mah Jongg tile", "11"))
+            lines.append(ScoreLine(winner, 15, "self-picked Mah Jongg tile", "11"))
         if game.singles_and_pairs:
-            lines.append(ScoreLine(w, 15, "Singles and Pairs hand", "11"))
+            lines.append(ScoreLine(winner, 15, "Singles and Pairs hand", "11"))
         elif game.jokerless:
-            lines.append(ScoreLine(w, 20, "jokerless Mah Jongg", "11"))
+            lines.append(ScoreLine(winner, 20, "jokerless Mah Jongg", "11"))
         if game.discarder is not None and not game.self_picked:
             if game.winner_exposures >= 3 or (game.winner_exposures == 2
                                               and game.quint_two_exposures):

@@ -1,0 +1,179 @@
+"""What the referee remembers between questions about a game: never a game fact.
+
+Nothing here is part of a :class:`~twinrack.engine.state.GameState`, so a copy of a state
+is a plain copy of its facts and a pickled state carries no cache. Two kinds of memory:
+
+* **Per state object** (:func:`memo_of`): the legal actions of each seat, the Mah Jongg
+  declarations of the seat on turn, and the public part of the view, each stamped with
+  what it was worked out from. A copy of a state starts with an empty memo.
+* **By content, shared by all games** (:func:`reach`): how far a rack is from the card's
+  lines, keyed by the card, the rack's exposures (tiles and sizes) and the free tiles, so
+  that copies of a game and replays of one share it. For each seat's rack the last reach
+  worked out is kept too: a tile added fills at most one slot of a way, so tiles away
+  never drop by more than the tiles gained since, which bounds the reach of the next
+  holding without any work.
+"""
+
+from __future__ import annotations
+
+import operator
+import weakref
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from twinrack.card.compiled import IMPOSSIBLE, CompiledCard, ExposureKey, IntArray
+
+if TYPE_CHECKING:
+    from twinrack.engine.actions import Action
+    from twinrack.engine.state import GameState
+
+#: exact reaches kept (they are small: a few ways each)
+_REACH_CACHE = 20_000
+_LAST_CACHE = 4_096
+
+Holding = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Reach:
+    """How far one rack is, with some free tiles, from the lines it may still make."""
+
+    least: int  # the fewest tiles away of any way (IMPOSSIBLE when none fits)
+    near: IntArray  # the ways at most one tile away, ascending
+    done: IntArray  # the ways the free tiles complete, ascending
+
+
+_REACH: dict[tuple[str, ExposureKey, Holding], Reach] = {}
+#: the ways a holding completes, found without its whole reach (see RackReach.done)
+_DONE: dict[tuple[str, ExposureKey, Holding], IntArray] = {}
+#: per (card, game, seat, exposures): the holding of the last reach worked out, and it
+_LAST: dict[tuple[str, str, int, ExposureKey], tuple[Holding, Reach]] = {}
+_EMPTY: IntArray = np.zeros(0, dtype=np.int64)
+
+
+def _exact(cc: CompiledCard, key: ExposureKey, exposures: Any, free: Holding) -> Reach:
+    aways = cc.way_aways(free, exposures)
+    near = np.flatnonzero(aways <= 1)
+    found = Reach(int(aways.min()) if len(aways) else IMPOSSIBLE, near,
+                  near[aways[near] == 0])
+    if len(_REACH) >= _REACH_CACHE:
+        _REACH.clear()
+    _REACH[(cc.card.sha256, key, free)] = found
+    return found
+
+
+def gained(before: Holding, now: Holding) -> int:
+    """How many tiles ``now`` holds that ``before`` did not (a multiset difference)."""
+    apart: int = sum(map(abs, map(operator.sub, now, before)))
+    return (sum(now) - sum(before) + apart) // 2
+
+
+class RackReach:
+    """The reach of one seat's rack with the seat's free tiles now, worked out only as far
+    as a question needs. ``cc`` is the card the rack plays (declared lines left out)."""
+
+    __slots__ = ("cc", "exposures", "free", "key", "last", "lineage")
+
+    def __init__(self, cc: CompiledCard, game: str, seat: int, key: ExposureKey,
+                 exposures: Any, free: Holding) -> None:
+        self.cc = cc
+        self.key = key
+        self.exposures = exposures
+        self.free = free
+        self.lineage = (cc.card.sha256, game, seat, key)
+        self.last = _LAST.get(self.lineage)
+
+    def _known(self) -> Reach | None:
+        """The exact reach, when it was worked out already."""
+        if self.last is not None and self.last[0] == self.free:
+            return self.last[1]
+        return _REACH.get((self.cc.card.sha256, self.key, self.free))
+
+    def exact(self) -> Reach:
+        found = self._known()
+        if found is None:
+            found = _exact(self.cc, self.key, self.exposures, self.free)
+        if self.last is None or self.last[1] is not found:
+            if len(_LAST) >= _LAST_CACHE:
+                _LAST.clear()
+            _LAST[self.lineage] = self.last = (self.free, found)
+        return found
+
+    def at_least(self, floor: int) -> bool:
+        """True when every way is known, without work, to be at least ``floor`` away."""
+        if self.last is not None:
+            before, reach = self.last
+            if reach.least - gained(before, self.free) >= floor:
+                return True
+        found = self._known()
+        return found is not None and found.least >= floor
+
+    def near(self) -> IntArray:
+        """The ways at most one tile away."""
+        if self.at_least(2):
+            return _EMPTY
+        return self.exact().near
+
+    def done(self) -> IntArray:
+        """The ways the free tiles complete (a Mah Jongg). Right after one tile joined
+        the tiles of the last reach, only the ways that were one tile away are tried."""
+        if self.at_least(1):
+            return _EMPTY
+        found = self._known()
+        if found is not None:
+            return found.done
+        if self.last is not None and gained(self.last[0], self.free) <= 1:
+            cand = self.last[1].near
+            if not len(cand):
+                return _EMPTY
+            key = (self.cc.card.sha256, self.key, self.free)
+            out = _DONE.get(key)
+            if out is None:
+                out = cand[self.cc.ways_away(cand, self.free, self.exposures) == 0]
+                if len(_DONE) >= _REACH_CACHE:
+                    _DONE.clear()
+                _DONE[key] = out
+            return out
+        return self.exact().done
+
+
+# ---------------------------------------------------------------------- per state
+
+
+@dataclass
+class StateMemo:
+    """The memory of one state object (never copied with it)."""
+
+    #: per seat: (version, legal actions, the same as a set once asked for)
+    legal: dict[int, tuple[int, list[Action], frozenset[Action] | None]] = field(
+        default_factory=dict)
+    #: (what they were worked out from, Mah Jongg declarations of the seat on turn)
+    mahjongg: tuple[object, Any] | None = None
+    #: (version, the public seats of the view)
+    public: tuple[int, Any] | None = None
+    #: per (seat, rack): the last public view of that rack
+    racks: dict[tuple[int, int], Any] = field(default_factory=dict)
+
+
+#: by id of the state object, with a weak reference to it (checked on every look-up, so a
+#: reused id never finds another state's memo; the entry goes when the state does)
+_STATES: dict[int, tuple[weakref.ref[GameState], StateMemo]] = {}
+
+
+def memo_of(state: GameState) -> StateMemo:
+    """The memo of this state object (a new one for a copy)."""
+    found = _STATES.get(id(state))
+    if found is not None and found[0]() is state:
+        return found[1]
+    memo = StateMemo()
+    key = id(state)
+    _STATES[key] = (weakref.ref(state, lambda _ref: _forget(key, _ref)), memo)
+    return memo
+
+
+def _forget(key: int, ref: weakref.ref[GameState]) -> None:
+    found = _STATES.get(key)
+    if found is not None and found[0] is ref:
+        del _STATES[key]

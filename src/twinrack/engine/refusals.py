@@ -1,0 +1,341 @@
+"""Why an action is refused: the stable codes (docs/rules.md, section 14), the gate every
+kind of action passes first, and the reason for an action of a kind the gate lets through
+that is not among the legal ones.
+
+The gate is shared: :mod:`twinrack.engine.legality` lists a kind of action only when its
+gate lets the seat through, and refuses with the gate's reason otherwise, so listing and
+refusing cannot disagree about who may act, in which phase, or what a granted claim
+requires first. The reasons of this module's second part are asked for only about actions
+that are not listed; each finds the first condition the action fails.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from functools import cache
+from typing import NamedTuple
+
+from twinrack.engine.actions import (
+    Action,
+    Claim,
+    Declare,
+    Discard,
+    Exchange,
+    Expose,
+    MahJongg,
+    Move,
+    Undeclare,
+    Withdraw,
+)
+from twinrack.engine.state import DECLARING, GameState, Obligation, Phase, TurnStart
+from twinrack.errors import IllegalActionError
+from twinrack.tiles import CANONICAL, JOKER
+
+
+class Code(StrEnum):
+    """Every code an :class:`~twinrack.errors.IllegalActionError` of the engine carries."""
+
+    GAME_OVER = "game_over"
+    NO_SUCH_SEAT = "no_such_seat"
+    NOT_YOUR_TURN = "not_your_turn"
+    DECLARE_PHASE = "declare_phase"
+    CANNOT_DECLARE = "cannot_declare"
+    DECLARE_WINDOW_CLOSED = "declare_window_closed"
+    OWN_DISCARD = "own_discard"
+    ALREADY_ANSWERED = "already_answered"
+    MAHJONGG_ONLY = "mahjongg_only"
+    CANNOT_EXPOSE = "cannot_expose"
+    NO_DOUBLE = "no_double"
+    NO_MAHJONGG = "no_mahjongg"
+    CLAIM_WINDOW_OPEN = "claim_window_open"
+    CLAIM_WINDOW_CLOSED = "claim_window_closed"
+    MUST_EXPOSE = "must_expose"
+    MUST_DECLARE = "must_declare"
+    TILE_NOT_HELD = "tile_not_held"
+    TILE_FIXED = "tile_fixed"
+    JOKER_IN_PAIR = "joker_in_pair"
+    GROUP_TOO_SMALL = "group_too_small"
+    BAD_EXPOSURE = "bad_exposure"
+    NO_SUCH_RACK = "no_such_rack"
+    RACK_FINISHED = "rack_finished"
+    MUST_EXPOSE_CLAIMED = "must_expose_claimed"
+    EXPOSURE_NEEDS_CLAIM = "exposure_needs_claim"
+    ILLEGAL_EXPOSURE = "illegal_exposure"
+    NO_SUCH_EXPOSURE = "no_such_exposure"
+    EXCHANGE_FROM_MAHJONGG = "exchange_from_mahjongg"
+    EXCHANGE_FROM_DEAD = "exchange_from_dead"
+    NO_JOKER = "no_joker"
+    WRONG_TILE = "wrong_tile"
+    EXCHANGE_NOT_NOW = "exchange_not_now"
+    ARRANGED_DECLARATION = "arranged_declaration"
+    DECLARED_HAND_FIXED = "declared_hand_fixed"
+    ILLEGAL_MOVE = "illegal_move"
+    NOT_DECLARED = "not_declared"
+    CANNOT_WITHDRAW = "cannot_withdraw"
+    ILLEGAL_ACTION = "illegal_action"
+
+
+class Refusal(NamedTuple):
+    """A reason for refusing: its code, a message for people and the rule section."""
+
+    code: Code
+    message: str
+    rule: str
+
+    def error(self) -> IllegalActionError:
+        return IllegalActionError(self.code, self.message, self.rule)
+
+
+# the reasons that depend on nothing but the phase (built once: the gate runs while listing)
+_OVER = Refusal(Code.GAME_OVER, "the game is over", "9")
+_DECLARE_PHASE = Refusal(Code.DECLARE_PHASE, "right after the deal, each seat declares a "
+                         "hand or passes", "7")
+_NOT_GRANTED = Refusal(Code.CANNOT_WITHDRAW, "no claim has been granted yet (a claim, once "
+                       "made, is withdrawn after it is granted)", "4")
+_WINDOW_OPEN = Refusal(Code.CLAIM_WINDOW_OPEN, "every seat must first claim or pass on the "
+                       "discard", "4")
+_WINDOW_CLOSED = Refusal(Code.CLAIM_WINDOW_CLOSED, "there is no discard to claim now", "4")
+_DECLARE_CLOSED = Refusal(Code.DECLARE_WINDOW_CLOSED, "hands are declared right after the "
+                          "deal", "7")
+_MUST_EXPOSE = Refusal(Code.MUST_EXPOSE, "a discard claimed for an exposure goes into an "
+                       "exposure first", "4")
+_MUST_DECLARE = Refusal(Code.MUST_DECLARE, "a discard claimed for Mah Jongg must be "
+                        "declared", "7")
+_MUST_EXPOSE_ERROR = Refusal(Code.MUST_EXPOSE, "after a Mah Jongg claim in error, expose "
+                             "the group the discard completes", "7")
+
+
+# ---------------------------------------------------------------------- the gate
+
+
+def acting(st: GameState, seat: int) -> bool:
+    """``seat`` is one of those who must act now (see GameState.to_act)."""
+    if st.phase == Phase.TURN:
+        return seat == st.current
+    if st.phase == Phase.WINDOW:
+        return st.window is not None and seat in st.window.pending
+    return st.phase == Phase.DECLARE and seat in st.declaring
+
+
+#: the kinds of action each phase may let through, in the order they are listed
+PHASE_VERBS: dict[Phase, tuple[str, ...]] = {
+    Phase.DECLARE: ("pass", "declare"),
+    Phase.WINDOW: ("pass", "claim"),
+    Phase.TURN: ("mahjongg", "discard", "expose", "exchange", "move", "undeclare", "withdraw"),
+    Phase.OVER: (),
+}
+
+
+def gate(st: GameState, seat: int, verb: str) -> Refusal | None:
+    """Why ``seat`` may take no action of kind ``verb`` now (the phase, whose turn it is,
+    what a granted claim requires first), or None. Every kind is refused to a seat that
+    is not :func:`acting`, and every kind not among the phase's :data:`PHASE_VERBS`."""
+    if not acting(st, seat):
+        return _idle(st, seat, verb)
+    return acting_gate(st.phase, st.obligation, verb)
+
+
+def acting_gate(phase: Phase, obligation: Obligation | None, verb: str) -> Refusal | None:
+    """:func:`gate` for a seat that acts now: it depends on the phase and the obligation
+    of a granted claim only."""
+    if phase == Phase.OVER:
+        return _OVER
+    if phase == Phase.DECLARE:
+        return None if verb in ("pass", "declare") else _DECLARE_PHASE
+    if phase == Phase.WINDOW:
+        if verb in ("pass", "claim"):
+            return None
+        return _NOT_GRANTED if verb == "withdraw" else _WINDOW_OPEN
+    return _turn_gate(obligation, verb)
+
+
+@cache
+def open_kinds(phase: Phase, obligation: Obligation | None) -> tuple[str, ...]:
+    """The kinds of action whose gate lets a seat acting now through, in listing order."""
+    return tuple(verb for verb in PHASE_VERBS[phase]
+                 if acting_gate(phase, obligation, verb) is None)
+
+
+def _idle(st: GameState, seat: int, verb: str) -> Refusal:
+    """Why a seat that does not act now may do nothing."""
+    if st.phase == Phase.OVER:
+        return _OVER
+    if not 0 <= seat < st.rules.players:
+        return Refusal(Code.NO_SUCH_SEAT, f"there is no seat {seat}", "2")
+    if st.phase == Phase.DECLARE:
+        return Refusal(Code.NOT_YOUR_TURN, f"seat {seat} has already answered", "7")
+    if st.phase == Phase.WINDOW:
+        assert st.window is not None
+        if verb not in ("pass", "claim"):
+            return _NOT_GRANTED if verb == "withdraw" else _WINDOW_OPEN
+        if seat == st.window.discarder:
+            return Refusal(Code.OWN_DISCARD, "a player cannot claim its own discard", "4")
+        return Refusal(Code.ALREADY_ANSWERED, f"seat {seat} has already answered or is not "
+                       "playing", "4")
+    if verb in ("pass", "claim"):
+        return _WINDOW_CLOSED
+    return Refusal(Code.NOT_YOUR_TURN, f"it is seat {st.current}'s turn", "4")
+
+
+def _turn_gate(obligation: Obligation | None, verb: str) -> Refusal | None:
+    """The seat on turn: no claim nor declaration now, and a granted claim's obligation
+    comes first (section 4)."""
+    if verb in ("pass", "claim"):
+        return _WINDOW_CLOSED
+    if verb == "declare":
+        return _DECLARE_CLOSED
+    if verb == "withdraw" or obligation is None:
+        return None
+    if obligation == Obligation.EXPOSE and verb != "expose":
+        return _MUST_EXPOSE
+    if obligation in DECLARING and verb != "mahjongg":
+        return _MUST_DECLARE
+    if obligation == Obligation.ERROR and verb == "discard":
+        return _MUST_EXPOSE_ERROR
+    return None
+
+
+# ---------------------------------------------------------------------- reasons
+
+
+def reason(st: GameState, a: Action) -> Refusal:
+    """Why ``a``, of a kind its gate lets through now, is not among the legal actions."""
+    if isinstance(a, Claim):
+        return _claim(st, a)
+    if isinstance(a, Declare):
+        return _declare(a)
+    if isinstance(a, Discard):
+        return _discard(st, a)
+    if isinstance(a, Expose):
+        return _expose(st, a)
+    if isinstance(a, Exchange):
+        return _exchange(st, a)
+    if isinstance(a, MahJongg):
+        return _mahjongg(st, a)
+    if isinstance(a, Move):
+        return _move(st, a)
+    if isinstance(a, Undeclare):
+        return Refusal(Code.NOT_DECLARED, f"seat {a.seat} has no declared hand", "7")
+    if isinstance(a, Withdraw):
+        return _withdraw(st)
+    return Refusal(Code.ILLEGAL_ACTION, f"'{a}' is not allowed now", "4")
+
+
+def _claim(st: GameState, a: Claim) -> Refusal:
+    w = st.window
+    assert w is not None
+    tile = CANONICAL[w.tile]
+    if a.kind == "expose" and w.mahjongg_only:
+        return Refusal(Code.MAHJONGG_ONLY, "the last discard may be claimed only for Mah "
+                       "Jongg", "9")
+    if a.kind == "expose":
+        return Refusal(Code.CANNOT_EXPOSE, f"seat {a.seat} cannot make a group of 3 or more "
+                       f"with {tile}", "4")
+    if a.kind == "double":
+        return Refusal(Code.NO_DOUBLE, f"{tile} does not give seat {a.seat} a Double Mah "
+                       "Jongg", "7")
+    return Refusal(Code.NO_MAHJONGG, f"{tile} does not give seat {a.seat} a Mah Jongg", "7")
+
+
+def _declare(a: Declare) -> Refusal:
+    return Refusal(Code.CANNOT_DECLARE, f"seat {a.seat} cannot declare {a.hand} with those "
+                   "13 tiles", "7")
+
+
+def _discard(st: GameState, a: Discard) -> Refusal:
+    if not st.players[a.seat].pool[a.tile]:
+        return Refusal(Code.TILE_NOT_HELD, f"seat {a.seat} holds no {CANONICAL[a.tile]}",
+                       "4")
+    return Refusal(Code.TILE_FIXED, f"{CANONICAL[a.tile]} is fixed by the declared hand", "7")
+
+
+def _open_rack(st: GameState, seat: int, rack: int) -> Refusal | None:
+    p = st.players[seat]
+    if not 0 <= rack < len(p.racks):
+        return Refusal(Code.NO_SUCH_RACK, f"there is no rack {rack + 1}", "5")
+    if p.racks[rack].finished:
+        return Refusal(Code.RACK_FINISHED, f"rack {rack + 1} is dead or has a Mah Jongg", "5")
+    return None
+
+
+def _group_shape(a: Expose) -> Refusal | None:
+    naturals = {t for t in a.tiles if t != JOKER}
+    if len(a.tiles) < 3 and JOKER in a.tiles:
+        return Refusal(Code.JOKER_IN_PAIR, "Jokers stand only in groups of 3 or more", "6")
+    if len(a.tiles) < 3:
+        return Refusal(Code.GROUP_TOO_SMALL, "an exposure is a group of 3 or more", "4")
+    if len(naturals) != 1:
+        return Refusal(Code.BAD_EXPOSURE, "an exposure holds one kind of tile and Jokers", "4")
+    return None
+
+
+def _expose(st: GameState, a: Expose) -> Refusal:
+    found = _group_shape(a) or _open_rack(st, a.seat, a.rack)
+    if found is not None:
+        return found
+    must = st.obligation
+    if (must in (Obligation.EXPOSE, Obligation.ERROR)
+            and {t for t in a.tiles if t != JOKER} != {st.claim_tile}):
+        return Refusal(Code.MUST_EXPOSE_CLAIMED, "the exposure must hold the claimed tile",
+                       "4")
+    if must is None and not st.rules.expose_any_time:
+        return Refusal(Code.EXPOSURE_NEEDS_CLAIM, "groups are exposed with a claimed "
+                       "discard", "4")
+    free = st.players[a.seat].free()
+    for t in set(a.tiles):
+        if free[t] < a.tiles.count(t):
+            return Refusal(Code.TILE_NOT_HELD, f"seat {a.seat} does not hold "
+                           f"{a.tiles.count(t)} {CANONICAL[t]}", "4")
+    return Refusal(Code.ILLEGAL_EXPOSURE, "that exposure is not allowed now (it must leave "
+                   "a tile to discard and fit on the rack)", "4")
+
+
+def _exchange(st: GameState, a: Exchange) -> Refusal:
+    if not 0 <= a.owner < st.rules.players or not 0 <= a.rack < st.rules.racks:
+        return Refusal(Code.NO_SUCH_EXPOSURE, "there is no such rack", "6")
+    rack = st.players[a.owner].racks[a.rack]
+    if not 0 <= a.index < len(rack.exposures):
+        return Refusal(Code.NO_SUCH_EXPOSURE, "there is no such exposure", "6")
+    x = rack.exposures[a.index]
+    if rack.mahjongg is not None:
+        return Refusal(Code.EXCHANGE_FROM_MAHJONGG, "Jokers of an exposed Mah Jongg are "
+                       "frozen", "6")
+    if a.index == rack.killer:
+        return Refusal(Code.EXCHANGE_FROM_DEAD, "this exposure made its rack dead: its "
+                       "Jokers stay", "6")
+    if not x.jokers:
+        return Refusal(Code.NO_JOKER, "that exposure holds no Joker", "6")
+    if x.tile != a.tile:
+        return Refusal(Code.WRONG_TILE, f"the Jokers there stand for {CANONICAL[x.tile]}",
+                       "6")
+    if not st.players[a.seat].free()[a.tile]:
+        return Refusal(Code.TILE_NOT_HELD, f"seat {a.seat} holds no {CANONICAL[a.tile]}", "6")
+    return Refusal(Code.EXCHANGE_NOT_NOW, "Jokers are exchanged during one's turn", "6")
+
+
+def _mahjongg(st: GameState, a: MahJongg) -> Refusal:
+    found = _open_rack(st, a.seat, a.rack)
+    if found is not None:
+        return found
+    if not a.tiles:
+        return Refusal(Code.ARRANGED_DECLARATION, "declaring the tiles as arranged is a "
+                       "strict-mode declaration with exactly the rack's missing tiles", "7")
+    return Refusal(Code.NO_MAHJONGG, f"those tiles do not make a Mah Jongg on rack "
+                   f"{a.rack + 1}", "7")
+
+
+def _move(st: GameState, a: Move) -> Refusal:
+    if st.players[a.seat].declared is not None:
+        return Refusal(Code.DECLARED_HAND_FIXED, "no tiles move between racks under a "
+                       "declared hand", "7")
+    return Refusal(Code.ILLEGAL_MOVE, "move a concealed tile between two open racks", "5")
+
+
+def _withdraw(st: GameState) -> Refusal:
+    if st.began != TurnStart.CLAIM or st.obligation is None:
+        return Refusal(Code.CANNOT_WITHDRAW, "there is no granted claim to withdraw", "4")
+    if st.turn_mahjonggs or st.claim_rack is not None:
+        return Refusal(Code.CANNOT_WITHDRAW, "a claim is withdrawn only before anything is "
+                       "exposed", "4")
+    return Refusal(Code.CANNOT_WITHDRAW, "a discard claimed for a declared hand must be "
+                   "declared", "7")
