@@ -299,11 +299,12 @@ def _instead(pl: Planner, free: Sequence[int], plan: _Plan, i: int,
     aways = pl.cc.pair_aways(np.asarray(free, dtype=np.int64), pair[0], pair[1],
                              plan.aims[0].exposures, plan.aims[1].exposures)
     hand_of = pl.way_hand[w_mine]
-    per_hand = np.full(len(pl.hands), IMPOSSIBLE, dtype=np.int64)
+    lines = pl.card.hands  # way_hand numbers the card's own lines
+    per_hand = np.full(len(lines), IMPOSSIBLE, dtype=np.int64)
     np.minimum.at(per_hand, hand_of, aways)
     skip = plan.hands[i].number
-    order = sorted((h for h in range(len(pl.hands)) if h != skip and per_hand[h] < IMPOSSIBLE),
-                   key=lambda h: (int(per_hand[h]), -pl.hands[h].value, h))[:ALTERNATIVES]
+    order = sorted((h for h in range(len(lines)) if h != skip and per_hand[h] < IMPOSSIBLE),
+                   key=lambda h: (int(per_hand[h]), -lines[h].value, h))[:ALTERNATIVES]
     out = []
     for h in order:
         away = int(per_hand[h])
@@ -311,7 +312,7 @@ def _instead(pl: Planner, free: Sequence[int], plan: _Plan, i: int,
         ways = {i: int(w_mine[row]), other: int(w_theirs[row])}
         aims = [Aim(a.rack, a.exposures, ways[k]) for k, a in enumerate(plan.aims)]
         needs = split_needs(pl, free, aims, own)[i]
-        out.append(_line(pl.hands[h], needs, unseen_counts, away))
+        out.append(_line(lines[h], needs, unseen_counts, away))
     return out
 
 
@@ -376,22 +377,34 @@ def _mahjongg(view: View, card: Card, seat: Position, legal: Sequence[Action]
     if not declared:
         return None
     cc = compiled(card)
-    said = []
-    for r in sorted({a.rack for a in declared}):
-        best: Hand | None = None
-        for a in declared:
-            if a.rack != r:
-                continue
-            counts = [0] * NUM_KINDS
-            for t in a.tiles:
-                counts[t] += 1
-            for m in cc.matches(counts, seat.exposures[r]):
-                if best is None or m.hand.value > best.value:
-                    best = m.hand
-        said.append(f"rack {r + 1}" + (f" ({best.id}, {best.value} points)" if best else ""))
-    words = ", ".join(said[:-1]) + (" and " if len(said) > 1 else "") + said[-1]
-    return MahjonggHint(tuple(sorted({a.rack + 1 for a in declared})),
-                        f"Mah Jongg on {words}: declare it.")
+    best_on: dict[int, Hand | None] = {}
+    for a in declared:
+        counts = [0] * NUM_KINDS
+        for t in a.tiles:
+            counts[t] += 1
+        for m in cc.matches(counts, seat.exposures[a.rack]):
+            was = best_on.get(a.rack)
+            if was is None or m.hand.value > was.value:
+                best_on[a.rack] = m.hand
+        best_on.setdefault(a.rack, None)
+    racks = sorted(best_on)
+    return MahjonggHint(tuple(r + 1 for r in racks), f"Mah Jongg now {_mj_words(best_on)}.")
+
+
+def _mj_words(best_on: dict[int, Hand | None]) -> str:
+    """"2468-3 (25 points) on rack 1 or 2": the racks share one holding, so one Mah Jongg
+    can go on any of them (but not on two at once)."""
+    racks = sorted(best_on)
+    names = [str(r + 1) for r in racks]
+    where = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    hands = {h.id if h else "" for h in best_on.values()}
+    h = best_on[racks[0]]
+    if len(hands) == 1:
+        what = f"with {h.id} ({h.value} points) " if h else ""
+        return f"{what}on rack {where}: declare it"
+    parts = [f"on rack {r + 1} with {x.id} ({x.value} points)" if x else f"on rack {r + 1}"
+             for r, x in sorted(best_on.items())]
+    return " or ".join(parts) + ": declare one"
 
 
 # ---------------------------------------------------------------------- the discard
