@@ -253,11 +253,11 @@ def narrate_action(a: Action, names: Sequence[str], words: TileWords = NOTATION)
 
 
 def _racks_words(racks: Sequence[int]) -> str:
-    """``rack 2`` / ``racks 1 and 2`` (racks counted from 0)."""
+    """``rack 2`` / ``rack 1 or 2``: the racks a player may choose from (counted from 0)."""
     n = [str(r + 1) for r in racks]
     if len(n) == 1:
         return f"rack {n[0]}"
-    return f"racks {', '.join(n[:-1])} and {n[-1]}"
+    return f"rack {', '.join(n[:-1])} or {n[-1]}"
 
 
 def claim_words(outcome: ClaimOutcome, tile: int) -> str:
@@ -272,7 +272,7 @@ def claim_words(outcome: ClaimOutcome, tile: int) -> str:
         if not outcome.mahjongg:
             return (f"No Mah Jongg with {name}: the claim would be in error (you could then "
                     "only expose the group it completes, or withdraw)")
-        return f"Mah Jongg on {_racks_words(outcome.mahjongg)} with {name}"
+        return f"Mah Jongg with {name} on {_racks_words(outcome.mahjongg)}"
     if not outcome.alive:
         return f"Every exposure of {name} kills a rack"
     if outcome.killed:

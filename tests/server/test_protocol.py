@@ -158,9 +158,13 @@ def test_two_people_play_by_invite_link(database_url: str) -> None:
                 for s in (0, 1):
                     states[s] = next_state(socks[s])
             assert states[0]["view"]["phase"] == "over"
-            scores = [{k: v for k, v in states[s]["score"].items() if k != "ending"}
-                      for s in (0, 1)]
+            scores = [{k: v for k, v in states[s]["score"].items()
+                       if k not in ("ending", "verdict")} for s in (0, 1)]
             assert scores[0] == scores[1]  # the same score, its ending told to each seat
+            # the verdict speaks to each seat of its own total
+            for s in (0, 1):
+                total = states[s]["score"]["totals"][s]
+                assert f"{total:+d}:" in states[s]["score"]["verdict"]
 
 
 @pytest.mark.parametrize(("variant", "players", "seed"), [
