@@ -24,10 +24,10 @@ function MoveButtons({ legal, selected, racks, busy, moveTo }) {
       ${`Move ${tileLabel(selected.tile)} to rack ${b + 1}`}</button>`);
 }
 
-function ActButton({ id, action, busy, act, keys, children }) {
+function ActButton({ id, action, busy, act, keys, children, cls = "" }) {
   const advice = action && action.advice;
   return html`<button type="button" id=${id} aria-keyshortcuts=${keys}
-      class=${advice ? `with-advice ${advice.warn ? "warn" : ""}` : ""}
+      class=${`${cls} ${advice ? `with-advice ${advice.warn ? "warn" : ""}` : ""}`}
       disabled=${busy || !action} onClick=${() => act(action)}
       aria-describedby=${advice ? `${id}-advice` : undefined}>
     ${children}
@@ -40,17 +40,17 @@ export function Controls({ f, legal, selected, busy, act, moveTo }) {
   const discard = selected ? legal.discard(selected.tile) : null;
   const double = legal.claim("double");
   const window = f.v.phase === "window" || f.v.phase === "declare";
-  return html`<div class="controls" role="toolbar" aria-label="Actions">
+  return html`<div class="controls" role="toolbar" aria-label="Actions" data-phase=${f.v.phase}>
     ${!window && html`<button type="button" id="btn-discard" class="primary" aria-keyshortcuts="D"
       disabled=${busy || !discard} onClick=${() => act(discard)}>
       ${selected ? `Discard ${tileLabel(selected.tile)}` : "Discard (select a tile)"}</button>`}
     ${!window && html`<${MoveButtons} legal=${legal} selected=${selected} racks=${f.v.racks}
       busy=${busy} moveTo=${moveTo} />`}
-    <${ActButton} id="btn-claim-expose" keys="C" action=${legal.claim("expose")} busy=${busy}
+    <${ActButton} id="btn-claim-expose" keys="C" action=${legal.claim("expose")} busy=${busy} cls="claim-btn"
       act=${act}>Claim for exposure</${ActButton}>
-    <${ActButton} id="btn-claim-mahjongg" action=${legal.claim("mahjongg")} busy=${busy}
+    <${ActButton} id="btn-claim-mahjongg" action=${legal.claim("mahjongg")} busy=${busy} cls="claim-btn"
       act=${act}>Claim for Mah Jongg</${ActButton}>
-    ${double && html`<${ActButton} id="btn-claim-double" action=${double} busy=${busy}
+    ${double && html`<${ActButton} id="btn-claim-double" action=${double} busy=${busy} cls="claim-btn"
       act=${act}>Claim Double Mah Jongg</${ActButton}>`}
     <${ActButton} id="btn-pass" keys="P" action=${legal.one("pass")} busy=${busy} act=${act}>
       ${f.v.phase === "declare" ? "Pass (no declaration)" : "Pass"}</${ActButton}>
