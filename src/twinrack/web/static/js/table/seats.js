@@ -55,7 +55,8 @@ export function DiscardRow({ discards, s, names, win, latestIndex }) {
 /** The takeover countdown of a seat that left (`takeover_at`: this browser's clock). */
 function Takeover({ player, now }) {
   if (!player || player.takeover_at === null || player.takeover_at === undefined) return null;
-  const left = Math.max(0, Math.ceil((player.takeover_at - now) / 1000));
+  // `now` ticks to draw the countdown again; the time is read afresh (a tick may be old)
+  const left = Math.max(0, Math.ceil((player.takeover_at - Math.max(now, Date.now())) / 1000));
   return html`<span class="badge off takeover" role="timer" data-seat=${player.seat}>
     left the table: a bot plays in ${left} s</span>`;
 }
