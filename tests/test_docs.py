@@ -86,7 +86,7 @@ from twinrack.errors import CardError
 from twinrack.tiles import CANONICAL, format_tiles, parse_tiles
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = ["docs/card-language.md", "README.md", "docs/protocol.md"]
+DOCS = ["docs/card-language.md", "README.md", "docs/protocol.md", "docs/architecture.md"]
 #: the installed command, beside the running interpreter or in the project's .venv
 TWINRACK = next((p for p in (Path(sys.executable).parent / "twinrack",
                              ROOT / ".venv" / "bin" / "twinrack") if p.exists()),

@@ -263,9 +263,9 @@ class ExpertBot(GreedyBot):
         with_tile = plus(seat.free, tile)
         for _r, ex in open_racks(seat):
             a = self.plans.rack_aways(with_tile, ex)
-            lines = {int(h) for h in self.plans.way_hand[np.flatnonzero(a == 0)]}
-            for h in lines:
-                best = max(best, hand_points(self.plans.hands[h], False, not ex, seat.scoring))
+            for w in np.flatnonzero(a == 0):
+                line = self.plans.cc.hand_of(int(w))
+                best = max(best, hand_points(line, False, not ex, seat.scoring))
         return best
 
     def complete_racks(self, free: Sequence[int], racks: Racks) -> int:

@@ -72,8 +72,8 @@ class Planner:
         self.cc: CompiledCard = compiled(card).without_declared
         cc = self.cc
         self.ways: list[Way] = cc.ways
-        self.way_hand: IntArray = cc.way_hand
-        #: the lines a plan may aim for
+        #: the lines a plan may aim for (a way's line is ``cc.hand_of(way)``: way indices
+        #: are the whole card's, not positions in this tuple)
         self.hands = tuple(h for h in card.hands if not h.declared)
         self.way_value = cc.way_value
         self.n_ways = cc.n_ways

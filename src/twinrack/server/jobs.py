@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from twinrack.card import Card, parse_card
-from twinrack.engine import GameState, apply, new_game, parse_action, view
+from twinrack.engine import GameState, new_game, view
 from twinrack.engine.actions import Action
 from twinrack.engine.record import replay_steps, verify
 from twinrack.engine.rules import RuleSet
@@ -162,20 +162,17 @@ def replay_frames(source: str, name: str, rec: dict[str, Any],
 
     card = card_of(source, name)
     rules = RuleSet.from_dict(rec["rules"])
-    # issue 11, item 6: the one call to change to the engine's replay generator
-    # (engine/record.py) once it is there
     game = new_game(rules, seed=bytes.fromhex(rec["seed"]), card=card)
     players = rules.players
     frames = [{"action": "deal", "said": "The deal",
                "log": lines_of(game.events, names),
                "views": [view(game, s).to_dict() for s in range(players)]}]
-    for text in rec["actions"]:
-        action = parse_action(text)
-        declaring = still_declaring(game.events)
-        events = apply(game, action)
-        frames.append({"action": text, "said": narrate_action(action, names, LABELS),
-                       "log": lines_of(events, names, declaring),
+    declaring = still_declaring(game.events)
+    for step in replay_steps(game, rec["actions"]):
+        frames.append({"action": step.text, "said": narrate_action(step.action, names, LABELS),
+                       "log": lines_of(step.events, names, declaring),
                        "views": [view(game, s).to_dict() for s in range(players)]})
+        declaring = still_declaring(game.events)
     return frames
 
 
