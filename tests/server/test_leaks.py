@@ -28,7 +28,7 @@ from twinrack.engine import GameState, legal_actions, view
 from twinrack.engine.record import record_for
 from twinrack.narration import LABELS, narrate
 from twinrack.server.hub import token_hash
-from twinrack.server.wire import PROTOCOL, names_for
+from twinrack.server.wire import PROTOCOL, legal_objects, names_for
 from twinrack.tiles import format_tiles
 
 
@@ -100,6 +100,43 @@ def fill(path: str, game_id: str) -> str:
     return re.sub(r"\{[^}]+\}", "x", path.replace("{game_id}", game_id))
 
 
+def other_secrets(state: GameState, viewer: int, rng: random.Random) -> GameState | None:
+    """The same game but for what ``viewer`` cannot see: one concealed tile of another
+    seat exchanged with an unseen wall tile (None when there is no such pair)."""
+    others = [s for s, p in enumerate(state.players)
+              if s != viewer and p.declared is None and p.concealed]
+    rest = range(state.wall_pos, len(state.wall))
+    if not others or not rest:
+        return None
+    alt = state.copy()
+    p = alt.players[rng.choice(others)]
+    rack = rng.choice([r for r in p.racks if sum(r.arranged)])
+    mine = rng.choice([t for t, n in enumerate(rack.arranged) if n])
+    spots = [i for i in rest if alt.wall[i] != mine]
+    if not spots:
+        return None
+    i = rng.choice(spots)
+    theirs = alt.wall[i]
+    alt.wall = list(alt.wall)
+    alt.wall[i] = mine
+    for counts in (p.pool, rack.arranged):
+        counts[mine] -= 1
+        counts[theirs] += 1
+    return alt
+
+
+def check_blind(state: GameState, viewer: int, rng: random.Random) -> None:
+    """What the table sends a seat, its view and its actions with the words that come with
+    them (an exposure that kills its rack, what a claim would do), is the same whatever the
+    other seats conceal and the wall holds."""
+    for _ in range(2):
+        alt = other_secrets(state, viewer, rng)
+        if alt is None:
+            return
+        assert view(alt, viewer) == view(state, viewer)
+        assert legal_objects(alt, viewer) == legal_objects(state, viewer)
+
+
 def check_every_route(players: Players, rng: random.Random) -> int:
     client = players.client
     table = client.app.state.hub.tables[players.game_id]
@@ -132,6 +169,8 @@ def check_every_route(players: Players, rng: random.Random) -> int:
                                               and table.rematch[1][viewer] in msg["rematch"])
             legal = legal_actions(state, viewer) if viewer is not None else []
             assert [x["text"] for x in msg["legal"]] == [a.body() for a in legal]
+            if viewer is not None and not state.over:  # at the end every hand is shown
+                check_blind(state, viewer, rng)
             calls += 1
         # and the record is exactly what the engine says this viewer may see
         rec = client.get(f"/api/games/{players.game_id}/record{query}").json()
