@@ -298,7 +298,7 @@ def _instead(pl: Planner, free: Sequence[int], plan: _Plan, i: int,
     pair = (w_mine, w_theirs) if i == 0 else (w_theirs, w_mine)
     aways = pl.cc.pair_aways(np.asarray(free, dtype=np.int64), pair[0], pair[1],
                              plan.aims[0].exposures, plan.aims[1].exposures)
-    hand_of = pl.way_hand[w_mine]
+    hand_of = pl.cc.way_hand[w_mine]
     lines = pl.card.hands  # way_hand numbers the card's own lines
     per_hand = np.full(len(lines), IMPOSSIBLE, dtype=np.int64)
     np.minimum.at(per_hand, hand_of, aways)
