@@ -27,7 +27,6 @@ from tests.web.test_browser import (
     CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
-    READY_OR_OVER,
     PageErrors,
     ScriptedServer,
     _free_port,
