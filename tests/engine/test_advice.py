@@ -66,3 +66,12 @@ def test_the_verdict_speaks_to_each_viewer() -> None:
         "Ann won +120: Ann went Mah Jongg on all four racks"
     assert verdict_words([0, 0], "wall", None, 0, names, 2) == \
         "A tie, you +0: the wall ran out"
+
+
+def test_the_verdict_of_a_game_ended_by_dead_racks_names_whose_they_are() -> None:
+    # the end's seat is the one whose racks all died; the totals say who won
+    names = ["Ann", "Bea"]
+    assert verdict_words([-10, 10], "dead", 0, 0, names, 2) == \
+        "You lost -10: all of your racks are dead"
+    assert verdict_words([-10, 10], "dead", 0, 1, names, 2) == \
+        "You won +10: all of Ann's racks are dead"
