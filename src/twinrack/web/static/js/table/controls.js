@@ -20,8 +20,8 @@ function MoveButtons({ legal, selected, racks, busy, moveTo }) {
   }
   return targets.map((b) => html`<button type="button" class="btn-move" id=${`btn-move-${b + 1}`}
       disabled=${busy} onClick=${() => moveTo(selected.rack, selected.tile, b)}
-      aria-keyshortcuts=${b === targets[0] ? "M" : undefined}>
-      ${`Move ${tileLabel(selected.tile)} to rack ${b + 1}`}</button>`);
+      aria-label=${`Move ${tileLabel(selected.tile)} to rack ${b + 1}`}
+      aria-keyshortcuts=${b === targets[0] ? "M" : undefined}>${`To rack ${b + 1}`}</button>`);
 }
 
 function ActButton({ id, action, busy, act, keys, children, cls = "" }) {
