@@ -97,7 +97,7 @@ class Connection:
 
 @dataclass
 class TableCommand:
-    kind: str  # "action", "bot", "bot_move", "timer", "wake", "resume"
+    kind: str  # "action", "bot", "bot_move", "timer", "wake", "resume", "autopass", "takeover"
     seat: int | None = None
     version: int | None = None
     msg_id: str | None = None
