@@ -21,6 +21,7 @@ from twinrack.engine import (
     MahJongg,
     Move,
 )
+from twinrack.engine.advice import ClaimOutcome
 from twinrack.engine.events import (
     Claimed,
     Cut,
@@ -251,6 +252,35 @@ def narrate_action(a: Action, names: Sequence[str], words: TileWords = NOTATION)
     return f"{names[a.seat]}: {what}"
 
 
+def _racks_words(racks: Sequence[int]) -> str:
+    """``rack 2`` / ``rack 1 or 2``: the racks a player may choose from (counted from 0)."""
+    n = [str(r + 1) for r in racks]
+    if len(n) == 1:
+        return f"rack {n[0]}"
+    return f"rack {', '.join(n[:-1])} or {n[-1]}"
+
+
+def claim_words(outcome: ClaimOutcome, tile: int) -> str:
+    """What a claim on discard ``tile`` would do, said before the player makes it (from
+    :func:`twinrack.engine.advice.claim_outcome`)."""
+    name = tile_label(tile)
+    if not outcome.granted:
+        return "A claim already made comes first: this one would not get the tile"
+    if outcome.kind == "double":
+        return f"Mah Jongg on every rack with {name}: you win"
+    if outcome.kind == "mahjongg":
+        if not outcome.mahjongg:
+            return (f"No Mah Jongg with {name}: the claim would be in error (you could then "
+                    "only expose the group it completes, or withdraw)")
+        return f"Mah Jongg with {name} on {_racks_words(outcome.mahjongg)}"
+    if not outcome.alive:
+        return f"Every exposure of {name} kills a rack"
+    if outcome.killed:
+        return (f"Expose {name} on {_racks_words(outcome.alive)}; on "
+                f"{_racks_words(outcome.killed)} an exposure of it kills the rack")
+    return f"Expose {name} in a group on {_racks_words(outcome.alive)}"
+
+
 def end_words(reason: str | None, seat: int | None, names: Sequence[str]) -> str:
     who = names[seat] if seat is not None else "?"
     if reason == "mahjongg":
@@ -262,3 +292,35 @@ def end_words(reason: str | None, seat: int | None, names: Sequence[str]) -> str
     if reason == "stopped":
         return "no one is left to play"
     return str(reason)
+
+
+_EVERY_RACK = {1: "its rack", 2: "both racks", 3: "all three racks", 4: "all four racks"}
+
+
+def verdict_words(totals: Sequence[int], reason: str | None, winner: int | None,
+                  viewer: int | None, names: Sequence[str], racks: int | None) -> str:
+    """The end of a game in one line for ``viewer`` (``None``: a spectator), the first thing
+    the end screen says: "You won +120: Mah Jongg on both racks"."""
+    who = names[winner] if winner is not None else "?"
+    if reason == "mahjongg":
+        how = "Mah Jongg on " + _EVERY_RACK.get(racks or 0, "every rack")
+        why = how if winner == viewer else f"{who} went {how}"
+    elif reason == "dead":
+        why = f"all of {owner_words(who if winner != viewer else 'You')} racks are dead"
+    else:
+        why = {"wall": "the wall ran out", "stopped": "no one was left to play"}.get(
+            str(reason), str(reason))
+    top = max(totals) if totals else 0
+    leaders = [s for s, t in enumerate(totals) if t == top]
+    if viewer is None:
+        if len(leaders) == 1:
+            return f"{names[leaders[0]]} won {top:+d}: {why}"
+        return f"A tie at {top:+d}: {why}"
+    mine = totals[viewer]
+    if leaders == [viewer] and mine > 0:
+        return f"You won {mine:+d}: {why}"
+    if viewer in leaders and len(leaders) > 1:
+        return f"A tie, you {mine:+d}: {why}"
+    if mine < 0:
+        return f"You lost {mine:+d}: {why}"
+    return f"You scored {mine:+d}: {why}"

@@ -1,4 +1,5 @@
-"""Hints on rigged positions: the exact lines, tiles needed and unseen counts."""
+"""Hints on rigged positions: one coherent picture of the holding (the plan first, what each
+rack of it still needs, then alternatives), a Mah Jongg said first, tiles named in words."""
 
 from __future__ import annotations
 
@@ -9,61 +10,84 @@ import pytest
 from tests.engine.helpers import R, play, rig
 from twinrack.bots.hints import DiscardHint, hints
 from twinrack.card import practice_card
-from twinrack.engine import RuleSet, new_game, view
+from twinrack.engine import RuleSet, legal_actions, new_game, view
+from twinrack.engine.state import GameState
 
 KONGS = "F F F 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C"  # 2468-3 (FFF 2222a 666a 8888b) but one 8C
 
 
-def test_lines_needs_and_unseen_on_a_rigged_deal() -> None:
+def _hints(game: GameState, seat: int = 0):  # type: ignore[no-untyped-def]
+    return hints(view(game, seat), practice_card(), legal=legal_actions(game, seat))
+
+
+def test_the_plan_splits_the_holding_between_the_racks() -> None:
+    """The two racks share one holding: the plan's needs add up to its tiles away, and each
+    rack lists the plan's line first (rack 1 gives two Flowers to rack 2's pairs)."""
     game = rig(R(), hands=[KONGS], picks="N", avoid="8C 2B 6B F")
-    h = hints(view(game, 0), practice_card())
-    assert [r.rack for r in h.racks] == [1, 2]
-    for rack in h.racks:
-        # the racks share one holding: each is counted from all of it
-        assert [(x.id, x.away) for x in rack.lines] == [("2468-3", 1), ("2468-6", 5),
-                                                        ("Addition-6", 5)]
-        first = rack.lines[0]
-        assert (first.section, first.value, first.concealed) == ("2468", 25, False)
-        # one 8C is missing; three are held, the fourth is somewhere unseen
-        assert [(n.tile, n.count, n.unseen) for n in first.needs] == [("8C", 1, 1)]
+    h = _hints(game)
+    assert h.summary == ("Best plan: 2468-3 on rack 1 (3 away) + Pairs-3 on rack 2 (6 away): "
+                         "9 away in all, 85 points.")
+    first, second = (r.lines[0] for r in h.racks)
+    assert [(n.tile, n.count, n.unseen) for n in first.needs] == [("8C", 1, 1), ("F", 2, 5)]
+    assert (first.id, first.away, first.plan_away) == ("2468-3", 3, 9)
+    assert (second.id, second.away, second.plan_away) == ("Pairs-3", 6, 9)
+    assert sum(n.count for n in second.needs) == 6
+    # alternatives for rack 2 keep rack 1 on 2468-3: the whole plan's tiles away is shown
+    assert [(x.id, x.away, x.plan_away) for x in h.racks[1].lines[1:]] == [
+        ("Pairs-7", 8, 9), ("Pairs-6", 7, 9)]
     assert [(p.ids, p.away, p.value) for p in h.plans] == [
-        (("2468-3", "13579-6"), 8, 75), (("2468-3", "Pairs-3"), 9, 85),
-        (("2468-3", "Pairs-7"), 9, 85)]
+        (("2468-3", "Pairs-3"), 9, 85), (("2468-3", "Pairs-7"), 9, 85),
+        (("2468-3", "Pairs-6"), 9, 80)]
     assert h.discard == DiscardHint(
-        "1D", "1D is in none of your nearest lines; 2468-3 + Pairs-3 stays 9 away")
+        "1D", "1 Dot is the tile your plan needs least: your plan goes from 8 to 9 away")
 
 
-def test_unseen_counts_drop_with_what_the_table_shows() -> None:
-    """The opponent discards an 8C: the last copy is seen, so no 8C is unseen."""
+def test_a_mahjongg_is_said_first_and_no_discard_is_suggested() -> None:
+    game = rig(R(), hands=[KONGS], picks="8C", avoid="8C 2B 6B F")
+    h = _hints(game)
+    assert h.summary == "Mah Jongg now with 2468-3 (25 points) on rack 1 or 2: declare it."
+    assert h.mahjongg is not None and h.mahjongg.racks == (1, 2)
+    assert h.discard is None
+
+
+def test_a_discard_that_gives_mahjongg_says_claim_it() -> None:
+    """The opponent discards the last 8C: seat 0 may claim it for Mah Jongg."""
     game = rig(R(), hands=[KONGS, "8C"], picks="N 1D", avoid="8C 2B 6B F")
     play(game, "0: discard N", "1: pass", "1: discard 8C")
-    # seat 0 may claim the 8C now: its hints show it as seen on the table
-    h = hints(view(game, 0), practice_card())
-    first = h.racks[0].lines[0]
-    assert first.id == "2468-3"
-    assert [(n.tile, n.unseen) for n in first.needs] == [("8C", 0)]
+    h = _hints(game)
+    assert h.summary == "8 Crak gives you Mah Jongg: claim it."
     assert h.discard is None  # not seat 0's turn to discard
+    # the table shows the 8C now: none is unseen
+    assert [(n.tile, n.unseen) for n in h.racks[0].lines[0].needs] == [("8C", 0)]
+
+
+def test_during_a_window_without_a_claim_the_hint_says_pass() -> None:
+    game = rig(R(), hands=[KONGS, "9D"], picks="N 1D", avoid="8C 2B 6B F 9D")
+    play(game, "0: discard N", "1: pass", "1: discard 9D")
+    assert [a.body() for a in legal_actions(game, 0)] == ["pass"]
+    h = _hints(game)
+    assert h.claim is not None
+    assert (h.claim.tile, h.claim.helps, h.claim.reason) == (
+        "9D", False, "You cannot claim 9 Dot now: pass.")
 
 
 def test_to_dict_is_the_documented_json() -> None:
     game = rig(R(), hands=[KONGS], picks="N", avoid="8C 2B 6B F")
-    d = hints(view(game, 0), practice_card()).to_dict()
+    d = _hints(game).to_dict()
     assert json.loads(json.dumps(d)) == d
-    assert set(d) == {"racks", "discard", "plans"}
+    assert set(d) == {"summary", "mahjongg", "claim", "racks", "discard", "plans"}
     assert d["racks"][0]["lines"][0] == {
-        "id": "2468-3", "section": "2468", "away": 1, "value": 25, "concealed": False,
-        "needs": [{"tile": "8C", "count": 1, "unseen": 1}]}
-    assert d["discard"] == {
-        "tile": "1D", "reason": "1D is in none of your nearest lines; 2468-3 + Pairs-3 "
-                                "stays 9 away"}
-    assert d["plans"][0] == {"ids": ["2468-3", "13579-6"], "away": 8, "value": 75}
+        "id": "2468-3", "section": "2468", "away": 3, "value": 25, "concealed": False,
+        "needs": [{"tile": "8C", "count": 1, "unseen": 1}, {"tile": "F", "count": 2,
+                                                            "unseen": 5}],
+        "plan_away": 9}
+    assert d["plans"][0] == {"ids": ["2468-3", "Pairs-3"], "away": 9, "value": 85}
 
 
 def test_discard_only_on_ones_own_turn() -> None:
     game = rig(R(), hands=[KONGS], picks="N", avoid="8C 2B 6B F")
-    assert hints(view(game, 0), practice_card()).discard == DiscardHint(
-        "1D", "1D is in none of your nearest lines; 2468-3 + Pairs-3 stays 9 away")
-    assert hints(view(game, 1), practice_card()).discard is None
+    assert _hints(game).discard is not None
+    assert _hints(game, 1).discard is None
     assert hints(view(game, None), practice_card()).racks == ()
 
 
@@ -71,23 +95,33 @@ def test_a_finished_rack_drops_out_and_plans_have_one_line() -> None:
     # rack 1 makes 2468-3 when the 8C comes; then only rack 2 is open
     game = rig(R(), hands=[KONGS], picks="8C", avoid="8C 2B 6B F")
     play(game, "0: mahjongg 1 F F F 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C 8C")
-    h = hints(view(game, 0), practice_card())
+    h = _hints(game)
     assert [r.rack for r in h.racks] == [2]
     assert [(p.ids, p.away, p.value) for p in h.plans] == [
-        (("13579-6",), 7, 50), (("Pairs-3",), 8, 60), (("Pairs-7",), 8, 60)]
+        (("Pairs-3",), 8, 60), (("Pairs-7",), 8, 60), (("13579-6",), 8, 50)]
 
 
 @pytest.mark.parametrize(("variant", "players", "discard", "plan"), [
     ("siamese", 2, "8C", (("2026-4", "13579-6"), 8)),
     ("royale", 4, "1D", (("2026-3", "Pairs-4"), 11)),
-    ("imperial", 2, "3C", (("Like-5", "Pairs-7", "Runs-5", "Pairs-5"), 10)),
 ])
 def test_every_variant(variant: str, players: int, discard: str,
-                                plan: tuple[tuple[str, ...], int]) -> None:
+                       plan: tuple[tuple[str, ...], int]) -> None:
     card = practice_card()
     game = new_game(RuleSet.for_variant(variant, players, declared_hands=False), seed=3,
                     card=card)
-    h = hints(view(game, 0), card)
+    h = hints(view(game, 0), card, legal=legal_actions(game, 0))
     assert h.discard is not None and h.discard.tile == discard
     assert [r.rack for r in h.racks] == list(range(1, len(plan[0]) + 1))
     assert (h.plans[0].ids, h.plans[0].away) == plan
+    assert sum(r.lines[0].away for r in h.racks) == plan[1]
+
+
+def test_imperial_deal_with_a_mahjongg_says_so_on_every_rack() -> None:
+    card = practice_card()
+    game = new_game(RuleSet.for_variant("imperial", 2, declared_hands=False), seed=3,
+                    card=card)
+    h = hints(view(game, 0), card, legal=legal_actions(game, 0))
+    assert h.summary == "Mah Jongg now with Runs-7 (45 points) on rack 1, 2, 3 or 4: declare it."
+    assert h.discard is None
+    assert (h.plans[0].ids, h.plans[0].away) == (("Like-5", "Pairs-7", "Runs-5", "Pairs-5"), 10)

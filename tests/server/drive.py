@@ -46,28 +46,46 @@ class Players:
                 self.states[s] = _next_state(ws)
 
     def step(self, rng: random.Random) -> str:
-        """One random legal action (never a pure rearrangement) of a seat that must act."""
-        seat = self.states[0]["view"]["to_act"][0]
-        legal = [x["text"] for x in self.states[seat]["legal"] if x["verb"] != "move"]
-        return self.step_with(rng.choice(legal))
+        """One random legal action (never a pure rearrangement) of a seat that must act;
+        chosen again from the fresh state when the table had moved on (passes the table
+        made for a seat may follow a state these sockets have not read yet)."""
+        while True:
+            seat = self.states[0]["view"]["to_act"][0]
+            legal = [x["text"] for x in self.states[seat]["legal"] if x["verb"] != "move"]
+            action = rng.choice(legal)
+            if self._try(seat, action):
+                return action
 
     def step_with(self, action: str) -> str:
         """``action`` for the first seat that must act, once it is stored and every seat
         has seen its result."""
         seat = self.states[0]["view"]["to_act"][0]
+        assert self._try(seat, action), f"the table moved on before {action!r}"
+        return action
+
+    def _try(self, seat: int, action: str) -> bool:
+        """Send ``action`` for ``seat``: True once it is stored and every seat has seen
+        its result; False when it came too late (``stale_version``), every seat then
+        brought up to the fresh state that follows."""
         self.n += 1
         msg_id = f"d{self.n}"
         ws = self.socks[seat]
-        ws.send_json({"type": "action", "version": self.states[seat]["version"],
-                      "msg_id": msg_id, "action": action})
+        sent = self.states[seat]["version"]
+        ws.send_json({"type": "action", "version": sent, "msg_id": msg_id,
+                      "action": action})
         while True:
             m = ws.receive_json()
             if m["type"] == "state":
                 self.states[seat] = m
             elif m.get("msg_id") == msg_id:
+                if m["type"] == "error" and m.get("code") == "stale_version":
+                    while self.states[seat]["version"] <= sent:
+                        self.states[seat] = _next_state(ws)
+                    self.sync(self.states[seat]["version"])
+                    return False
                 assert m["type"] == "ack", m
                 self.sync(m["version"])
-                return action
+                return True
 
     def send(self, seat: int, action: str, msg_id: str) -> None:
         self.socks[seat].send_json({"type": "action", "msg_id": msg_id, "action": action,

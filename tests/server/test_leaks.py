@@ -6,7 +6,8 @@ calls every GET route and opens every WebSocket route, for the game, as each sea
 token) and as a spectator, and checks that no answer holds anything that viewer may not
 see: another seat's concealed tiles, an event it sees redacted, the seed before the end,
 another seat's token. A route that changes a game by another method must be added to the
-checks below, or the test fails.
+checks below, or the test fails: the rematch (POST) is one, checked by
+:func:`check_rematch`.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from twinrack.engine import GameState, legal_actions, view
 from twinrack.engine.record import record_for
 from twinrack.narration import LABELS, narrate
 from twinrack.server.hub import token_hash
-from twinrack.server.wire import PROTOCOL, names_for
+from twinrack.server.wire import PROTOCOL, legal_objects, names_for
 from twinrack.tiles import format_tiles
 
 
@@ -60,7 +61,7 @@ def secrets_of(state: GameState, viewer: int | None, tokens: dict[int, str],
 
 
 #: the routes that act on a game by another method than GET, each checked below
-POSTED = {"/t/{game_id}/join"}
+POSTED = {"/t/{game_id}/join", "/t/{game_id}/rematch"}
 
 
 def game_routes(app: Any) -> tuple[list[str], list[str]]:
@@ -100,6 +101,43 @@ def fill(path: str, game_id: str) -> str:
     return re.sub(r"\{[^}]+\}", "x", path.replace("{game_id}", game_id))
 
 
+def other_secrets(state: GameState, viewer: int, rng: random.Random) -> GameState | None:
+    """The same game but for what ``viewer`` cannot see: one concealed tile of another
+    seat exchanged with an unseen wall tile (None when there is no such pair)."""
+    others = [s for s, p in enumerate(state.players)
+              if s != viewer and p.declared is None and p.concealed]
+    rest = range(state.wall_pos, len(state.wall))
+    if not others or not rest:
+        return None
+    alt = state.copy()
+    p = alt.players[rng.choice(others)]
+    rack = rng.choice([r for r in p.racks if sum(r.arranged)])
+    mine = rng.choice([t for t, n in enumerate(rack.arranged) if n])
+    spots = [i for i in rest if alt.wall[i] != mine]
+    if not spots:
+        return None
+    i = rng.choice(spots)
+    theirs = alt.wall[i]
+    alt.wall = list(alt.wall)
+    alt.wall[i] = mine
+    for counts in (p.pool, rack.arranged):
+        counts[mine] -= 1
+        counts[theirs] += 1
+    return alt
+
+
+def check_blind(state: GameState, viewer: int, rng: random.Random) -> None:
+    """What the table sends a seat, its view and its actions with the words that come with
+    them (an exposure that kills its rack, what a claim would do), is the same whatever the
+    other seats conceal and the wall holds."""
+    for _ in range(2):
+        alt = other_secrets(state, viewer, rng)
+        if alt is None:
+            return
+        assert view(alt, viewer) == view(state, viewer)
+        assert legal_objects(alt, viewer) == legal_objects(state, viewer)
+
+
 def check_every_route(players: Players, rng: random.Random) -> int:
     client = players.client
     table = live_table(client, players.game_id)
@@ -126,8 +164,14 @@ def check_every_route(players: Players, rng: random.Random) -> int:
             # and what it sends is the engine's view and this viewer's own actions
             msg = json.loads(first)
             assert msg["type"] == "state" and msg["view"] == view(state, viewer).to_dict()
+            # every hand is shown only at the end; the rematch link is the seat's own
+            assert (msg["view"]["revealed"] == []) == (not state.over)
+            assert msg["rematch"] is None or (viewer is not None and table.rematch
+                                              and table.rematch[1][viewer] in msg["rematch"])
             legal = legal_actions(state, viewer) if viewer is not None else []
             assert [x["text"] for x in msg["legal"]] == [a.body() for a in legal]
+            if viewer is not None and not state.over:  # at the end every hand is shown
+                check_blind(state, viewer, rng)
             calls += 1
         # an invited player's name, refused (too long): the refusal says nothing hidden
         r = client.post(f"/t/{players.game_id}/join", data={"token": token or "",
@@ -141,6 +185,38 @@ def check_every_route(players: Players, rng: random.Random) -> int:
         expected["card"]["source"] = table.card.source
         assert rec == expected
     return calls
+
+
+def check_rematch(players: Players) -> None:
+    """The rematch route: refused during play and to a spectator or a wrong token; once the
+    game is over each seat is sent to its own seat of the one new table, and neither the
+    answers nor the old table's messages show a seat another seat's link."""
+    client = players.client
+    url = f"/t/{players.game_id}/rematch"
+    client.cookies.clear()
+    assert client.post(url, data={"token": "not-a-token"}).status_code == 403
+    assert client.post(url).status_code == 403  # a spectator
+    if not players.over:
+        assert client.post(url, data={"token": players.tokens[0]}).status_code == 409
+        assert live_table(client, players.game_id).rematch is None
+        return
+    places = {}
+    for seat, token in players.tokens.items():
+        client.cookies.clear()
+        r = client.post(url, data={"token": token}, follow_redirects=False)
+        assert r.status_code == 303
+        places[seat] = r.headers["location"]
+    # the finished game, loaded where the rematch was asked (in a cluster: this worker)
+    table = client.app.state.hub.tables[players.game_id]
+    assert table.rematch is not None
+    new_id, new_tokens = table.rematch
+    assert places == {s: f"/t/{new_id}?token={t}" for s, t in new_tokens.items()}
+    for viewer in [None, *players.tokens]:
+        query = f"&token={players.tokens[viewer]}" if viewer is not None else ""
+        with client.websocket_connect(f"/ws/{players.game_id}?protocol={PROTOCOL}{query}") as ws:
+            first = ws.receive_text()
+        others = [t for s, t in new_tokens.items() if s != viewer]
+        assert not [t for t in others if t in first], f"a rematch link leaked to {viewer}"
 
 
 @pytest.mark.parametrize(("variant", "players", "seed"), [
@@ -158,6 +234,10 @@ def test_no_route_shows_a_viewer_what_it_may_not_see(service_url: str, variant: 
                 steps += 1
                 if steps % 60 == 0:
                     calls += check_every_route(table, rng)
+                if steps == 30:
+                    check_rematch(table)
+            calls += check_every_route(table, rng)
+            check_rematch(table)
             calls += check_every_route(table, rng)
     assert calls > 50
 

@@ -16,11 +16,20 @@ from tests.server.helpers import (
     ws_path,
 )
 from twinrack.bots.hints import hints
-from twinrack.engine import Action, RuleSet, apply, legal_actions, new_game, parse_action, view
+from twinrack.engine import (
+    Action,
+    Claim,
+    RuleSet,
+    apply,
+    legal_actions,
+    new_game,
+    parse_action,
+    view,
+)
 from twinrack.engine.advice import kills_rack
 from twinrack.engine.events import parse_event
 from twinrack.narration import LABELS, narrate_log, tone
-from twinrack.server.wire import PROTOCOL
+from twinrack.server.wire import PROTOCOL, claim_advice
 
 
 def test_a_game_against_a_bot_runs_to_the_end_and_verifies(database_url: str) -> None:
@@ -158,9 +167,13 @@ def test_two_people_play_by_invite_link(database_url: str) -> None:
                 for s in (0, 1):
                     states[s] = next_state(socks[s])
             assert states[0]["view"]["phase"] == "over"
-            scores = [{k: v for k, v in states[s]["score"].items() if k != "ending"}
-                      for s in (0, 1)]
+            scores = [{k: v for k, v in states[s]["score"].items()
+                       if k not in ("ending", "verdict")} for s in (0, 1)]
             assert scores[0] == scores[1]  # the same score, its ending told to each seat
+            # the verdict speaks to each seat of its own total
+            for s in (0, 1):
+                total = states[s]["score"]["totals"][s]
+                assert f"{total:+d}:" in states[s]["score"]["verdict"]
 
 
 @pytest.mark.parametrize(("variant", "players", "seed"), [
@@ -196,8 +209,11 @@ def test_every_message_is_exactly_the_engine_view_of_that_seat(
     views: dict[int, dict] = {}
     seat_views = {}
     legal: dict[int, list[tuple[Action, bool]]] = {}
+    advice: dict[int, list[dict]] = {}
 
     def remember() -> None:
+        advice[game.version] = [claim_advice(game, a) for a in legal_actions(game, 0)
+                                if isinstance(a, Claim)]
         views[game.version] = {0: view(game, 0).to_dict(), None: view(game, None).to_dict()}
         seat_views[game.version] = view(game, 0)
         legal[game.version] = [(a, kills_rack(game, a)) for a in legal_actions(game, 0)]
@@ -223,6 +239,9 @@ def test_every_message_is_exactly_the_engine_view_of_that_seat(
             assert all(("kills_rack" in x) == (x["verb"] == "expose") for x in m["legal"])
             assert sent == (legal[m["version"]] if seat == 0 else [])
             assert [x["text"] for x in m["legal"]] == [a.body() for a, _ in sent]
+            # what each claim would do is the engine's answer for that seat at that version
+            assert [x["advice"] for x in m["legal"] if x["verb"] == "claim"] == (
+                advice[m["version"]] if seat == 0 else [])
             assert m["log"] == log[m["log_start"]:m["log_start"] + len(m["log"])]
             if m["view"]["phase"] != "over":
                 assert m["view"]["seed"] is None and m["score"] is None
@@ -234,13 +253,14 @@ def test_every_message_is_exactly_the_engine_view_of_that_seat(
     assert not any(m["type"] == "hints" for m in watcher)
     hinted = [m for m in player if m["type"] == "hints"]
     assert hinted
-    for m in hinted:  # computed in the worker pool from that seat's own view
-        assert m["hints"] == hints(seat_views[m["version"]], card).to_dict()
+    for m in hinted:  # computed in the worker pool from that seat's own view and actions
+        mine = [a for a, _ in legal[m["version"]]]
+        assert m["hints"] == hints(seat_views[m["version"]], card, legal=mine).to_dict()
 
 
 STATE_FIELDS = {"type", "protocol", "version", "seat", "view", "legal", "log", "log_start",
                 "players", "deadline_ms", "hints", "paused", "score", "call_seconds",
-                "record_url"}
+                "record_url", "always_ask", "rematch"}
 
 
 def test_my_games_lead_back_to_my_seat(database_url: str) -> None:

@@ -14,8 +14,15 @@ def test_unanswered_call_is_passed_when_the_timer_runs_out(database_url: str) ->
                 client.websocket_connect(ws_path(game_id, tokens[1])) as b:
             socks = {0: a, 1: b}
             state = {0: next_state(a), 1: next_state(b)}
+            # seat 1 is asked on every discard, even one it cannot claim (else the table
+            # would pass for it at once: test_autopass.py)
+            b.send_json({"type": "always_ask", "on": True})
+            while not state[1].get("always_ask"):
+                state[1] = next_state(b)
             # answer the declaration round, then let East discard
             for _ in range(10):
+                if state[0]["view"]["phase"] == "turn":
+                    break
                 seat = state[0]["view"]["to_act"][0]
                 st = state[seat]
                 while st["version"] < max(state[0]["version"], state[1]["version"]):

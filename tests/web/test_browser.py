@@ -603,15 +603,18 @@ def test_table_controls_against_a_scripted_server(server: str, browser: Any) -> 
     assert fake.actions()[-1]["action"] == "pass"
 
     # hints: shown from the state, switched off with H
-    fake.send_state(hints={"racks": [{"rack": 1, "lines": [
+    fake.send_state(hints={"summary": "Best plan: Honors-4 on rack 1 (3 away): 9 away in all",
+        "mahjongg": None, "claim": None, "racks": [{"rack": 1, "lines": [
         {"id": "Honors-4", "section": "Honors", "away": 3, "value": 30, "concealed": False,
-         "needs": [{"tile": "N", "unseen": 2}, {"tile": "E", "unseen": 1}]}]},
-        {"rack": 2, "lines": []}],
+         "needs": [{"tile": "N", "count": 2, "unseen": 2}, {"tile": "E", "count": 1,
+                                                            "unseen": 1}],
+         "plan_away": 9}]}, {"rack": 2, "lines": []}],
         "discard": {"tile": "1B", "reason": "no hand in reach needs it"},
         "plans": [{"ids": ["Honors-4", "2468-1"], "away": 9, "value": 55}]})
     page.wait_for_selector(".hint-discard")
     hints_text = page.inner_text(".hints")
-    assert "3 away" in hints_text and "1 Bam" in hints_text and "North wind: 2" in hints_text
+    assert "3 away" in hints_text and "1 Bam" in hints_text
+    assert "North wind \u00d72 (2 unseen), East wind (1 unseen)" in hints_text
     shot(page, "d4-hints")
     page.keyboard.press("h")
     assert fake.received[-1] == {"type": "hints", "on": False}

@@ -90,6 +90,9 @@ class View(NamedTuple):
     end_reason: str | None
     winner: int | None
     version: int
+    #: once the game is over, every seat's concealed tiles rack by rack (the record shows
+    #: them then too: its deal, picks and seed); empty during play
+    revealed: tuple[tuple[tuple[int, ...], ...], ...] = ()
 
     @property
     def open_racks(self) -> tuple[int, ...]:
@@ -141,6 +144,7 @@ class View(NamedTuple):
             "fixed_rack": self.fixed_rack, "open_racks": list(self.open_racks),
             "verbs": list(self.verbs),
             "end_reason": self.end_reason, "winner": self.winner, "version": self.version,
+            "revealed": [[format_tiles(r) for r in hand] for hand in self.revealed],
         }
 
 
@@ -227,7 +231,14 @@ def view(state: GameState, seat: int | None = None) -> View:
         must=st.obligation if st.phase == Phase.TURN else None,
         seats=_public(st), counts=counts, acquired=acquired, placed=placed, free=free,
         fixed_rack=fixed_rack, verbs=verbs, end_reason=st.end_reason, winner=st.winner,
-        version=st.version)
+        version=st.version, revealed=_revealed(st))
+
+
+def _revealed(st: GameState) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """Every seat's concealed tiles, only once the game is over."""
+    if st.phase != Phase.OVER:
+        return ()
+    return tuple(tuple(_tiles(r.arranged) for r in p.racks) for p in st.players)
 
 
 def _placed(counts: tuple[tuple[int, ...], ...], tile: int | None,

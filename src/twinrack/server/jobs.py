@@ -14,6 +14,7 @@ import random
 import re
 import tomllib
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -98,10 +99,11 @@ def bot_move(source: str, name: str, level: str, seat_view: View, legal: list[Ac
     return action, rng.getstate()
 
 
-def hints_for(source: str, name: str, seat_view: View) -> dict[str, Any]:
+def hints_for(source: str, name: str, seat_view: View,
+              legal: Sequence[Action] = ()) -> dict[str, Any]:
     from twinrack.bots.hints import hints
 
-    out: dict[str, Any] = hints(seat_view, card_of(source, name)).to_dict()
+    out: dict[str, Any] = hints(seat_view, card_of(source, name), legal=legal).to_dict()
     return out
 
 

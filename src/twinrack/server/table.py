@@ -31,6 +31,7 @@ from twinrack.card.model import Card
 from twinrack.engine import (
     Action,
     GameState,
+    Pass,
     apply,
     legal_actions,
     parse_action,
@@ -59,6 +60,9 @@ class LiveSeat:
     token_hash: str | None = None
     connected: int = 0
     left_at: float | None = None  # when the last connection of a human closed
+    #: keep claim windows open even when passing is all this seat may do (the page's
+    #: "always ask" setting): passing at once would tell the table it could not claim
+    always_ask: bool = False
 
     @property
     def is_bot(self) -> bool:
@@ -93,7 +97,7 @@ class Connection:
 
 @dataclass
 class TableCommand:
-    kind: str  # "action", "bot", "bot_move", "timer", "wake", "resume"
+    kind: str  # "action", "bot", "bot_move", "timer", "wake", "resume", "autopass", "takeover"
     seat: int | None = None
     version: int | None = None
     msg_id: str | None = None
@@ -139,6 +143,10 @@ class LiveTable:
         self.legal_sent: dict[int, tuple[int, list[dict[str, Any]]]] = {}
         self.helpers: set[asyncio.Task[Any]] = set()
         self.last_used = time.monotonic()
+        #: the game a finished table went on to (its id and its seats' tokens), made by
+        #: the first seat to ask for a rematch and offered to the others
+        self.rematch: tuple[str, dict[int, str]] | None = None
+        self.rematch_lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ life cycle
 
@@ -184,6 +192,8 @@ class LiveTable:
     # ------------------------------------------------------------------ connections
 
     async def join(self, ws: WebSocket, seat: int | None) -> Connection:
+        if self.task is not None and not self.closed and self._silent():
+            await self._settle()  # passes owed at once are made before anyone looks
         conn = Connection(ws, seat)
         conn.writer = asyncio.create_task(conn.pump())
         self.add(conn)
@@ -215,8 +225,10 @@ class LiveTable:
         if conn.seat is not None:
             s = self.seats[conn.seat]
             s.connected = max(0, s.connected - 1)
-            if s.connected == 0:
+            if s.connected == 0 and not s.is_bot:
                 s.left_at = time.monotonic()
+                # everyone sees the countdown end: a bot plays for the seat now
+                self._later(self.grace_seconds + 0.01, TableCommand("takeover", seat=s.seat))
         self._broadcast_players()
         self._schedule()
 
@@ -227,6 +239,12 @@ class LiveTable:
 
     def submit(self, cmd: TableCommand) -> None:
         self.queue.put_nowait(cmd)
+
+    async def _settle(self) -> None:
+        """Wait until the table has handled every command queued so far."""
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.submit(TableCommand("autopass", version=self.state.version, done=done))
+        await done
 
     @property
     def idle(self) -> bool:
@@ -252,6 +270,12 @@ class LiveTable:
             await self._timer(cmd)
         elif cmd.kind == "wake":
             self._schedule()
+        elif cmd.kind == "autopass":
+            if cmd.version == st.version and self._silent() and not self.paused:
+                await self._auto_pass()
+                self._announce()
+        elif cmd.kind == "takeover":
+            self._broadcast_players()
         elif cmd.kind == "resume":
             self._resume(cmd.rows)
 
@@ -319,12 +343,24 @@ class LiveTable:
                          "action and is waiting for its database; send the same command "
                          "again once it is back", cmd.msg_id, retryable=True)
             return
-        conn.send({"type": "ack", "msg_id": cmd.msg_id, "version": self.state.version})
+        # the version the action made (passes made at once for others may follow it)
+        done = self.msg_ids.get(key) if key is not None else None
+        conn.send({"type": "ack", "msg_id": cmd.msg_id,
+                   "version": self.state.version if done is None else done})
 
     async def _apply(self, action: Action, *, by: str, msg_id: str | None) -> bool:
         """Apply ``action`` to a copy of the game, store it, and only then make the copy
-        the table's game. False (and the table pauses) when storing failed; an action the
-        rules refuse raises :class:`IllegalActionError` and changes nothing."""
+        the table's game; then pass for the seats that may only pass, and tell everyone.
+        False (and the table pauses) when storing failed; an action the rules refuse
+        raises :class:`IllegalActionError` and changes nothing."""
+        if not await self._commit(action, by=by, msg_id=msg_id):
+            return False
+        await self._auto_pass()
+        self._announce()
+        return True
+
+    async def _commit(self, action: Action, *, by: str, msg_id: str | None) -> bool:
+        """Apply and store one action, telling no one yet (see :meth:`_apply`)."""
         nxt = self.state.copy()
         events = apply(nxt, action)
         try:
@@ -337,17 +373,51 @@ class LiveTable:
                         len(nxt.actions), err)
             self._pause()
             return False
-        self._adopt(nxt, (action.seat, msg_id) if msg_id else None)
+        self._take(nxt, (action.seat, msg_id) if msg_id else None)
         return True
 
-    def _adopt(self, nxt: GameState, key: tuple[int, str] | None) -> None:
+    def _take(self, nxt: GameState, key: tuple[int, str] | None) -> None:
         self.state = nxt
         self.last_used = time.monotonic()
         if key is not None:
             self.msg_ids[key] = nxt.version
         self.deadline = None
+
+    def _adopt(self, nxt: GameState, key: tuple[int, str] | None) -> None:
+        self._take(nxt, key)
+        self._announce()
+
+    def _announce(self) -> None:
         self._schedule(announce=False)  # sets the call timer first, so the views carry it
         self._broadcast()
+
+    # ------------------------------------------------------------------ auto-pass
+
+    def _silent(self) -> list[int]:
+        """The people to act whose only legal action is to pass (on a discard, or on
+        declaring right after the deal), unless they asked always to be asked."""
+        st = self.state
+        if st.phase not in ("window", "declare"):
+            return []
+        out = []
+        for seat in st.to_act():
+            s = self.seats[seat]
+            if s.is_bot or s.always_ask:
+                continue
+            legal = legal_actions(st, seat)
+            if len(legal) == 1 and isinstance(legal[0], Pass):
+                out.append(seat)
+        return out
+
+    async def _auto_pass(self) -> None:
+        """Pass at once for every seat of :meth:`_silent`: no click, no wait for the call
+        timer (a claim window closes as soon as every seat has passed or cannot claim)."""
+        while not self.paused and not self.closed:
+            silent = self._silent()
+            if not silent:
+                return
+            if not await self._commit(Pass(silent[0]), by="auto", msg_id=None):
+                return
 
     # ------------------------------------------------------------------ storage trouble
 
@@ -438,6 +508,9 @@ class LiveTable:
             return
         version = st.version
         now = time.monotonic()
+        if self._silent():
+            self._later(0, TableCommand("autopass", version=version))
+            return
         humans_to_answer = False
         for seat in st.to_act():
             s = self.seats[seat]
@@ -480,8 +553,17 @@ class LiveTable:
 
     def players(self) -> list[dict[str, Any]]:
         return [{"seat": s.seat, "name": s.name, "kind": s.kind, "connected": s.connected > 0,
-                 "bot_playing": not s.is_bot and self._bot_should_play(s.seat)}
+                 "bot_playing": not s.is_bot and self._bot_should_play(s.seat),
+                 "takeover_ms": self._takeover_ms(s)}
                 for s in self.seats]
+
+    def _takeover_ms(self, s: LiveSeat) -> int | None:
+        """For a person whose connections all closed: the time left before a bot plays for
+        them (the grace period), while it runs."""
+        if s.is_bot or s.connected or s.left_at is None or self.state.over:
+            return None
+        left = s.left_at + self.grace_seconds - time.monotonic()
+        return int(left * 1000) if left > 0 else None
 
     def result(self) -> dict[str, Any]:
         return _result(self.state)
@@ -502,10 +584,30 @@ class LiveTable:
                 "log": wire.log_lines(st, seat, names, start), "log_start": start,
                 "players": self.players(), "deadline_ms": deadline_ms,
                 "hints": self._hints(conn, v), "paused": self.paused,
-                "score": wire.score_object(self.result(), seat, names)
+                "score": wire.score_object(self.result(), seat, names, st.rules.racks)
                 if st.over else None,
                 "call_seconds": self.call_seconds,
+                "always_ask": None if seat is None else self.seats[seat].always_ask,
+                "rematch": self._rematch_url(seat),
                 "record_url": f"/api/games/{self.id}/record"}
+
+    def _rematch_url(self, seat: int | None) -> str | None:
+        """This seat's own link to the rematch, once one was made (never another's)."""
+        if self.rematch is None or seat is None or seat not in self.rematch[1]:
+            return None
+        return f"/t/{self.rematch[0]}?token={self.rematch[1][seat]}"
+
+    def offer_rematch(self, game_id: str, tokens: dict[int, str]) -> None:
+        """Tell each seat of the finished game its own link to the rematch."""
+        self.rematch = (game_id, dict(tokens))
+        self._broadcast()
+
+    async def set_always_ask(self, conn: Connection, on: bool) -> None:
+        """The seat's "always ask" setting; passes it owes at once follow (see _silent)."""
+        if conn.seat is not None:
+            self.seats[conn.seat].always_ask = on
+            self._schedule()
+        self._send_state(conn)
 
     def _legal(self, seat: int | None) -> list[dict[str, Any]]:
         """The seat's legal actions as protocol objects, built once per version (every
@@ -539,7 +641,8 @@ class LiveTable:
                 return
             try:
                 out: dict[str, Any] | None = await self.workers.run(
-                    self.id, jobs.hints_for, self.card.source, self.card.path, v)
+                    self.id, jobs.hints_for, self.card.source, self.card.path, v,
+                    legal_actions(self.state, key[1]))
             except TwinRackError as err:  # hints are advice: never let them break the table
                 log.warning("table %s: hints: %s", self.id, err.message)
                 out = None

@@ -6,12 +6,13 @@ from __future__ import annotations
 import logging
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi import APIRouter, Depends, Form, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from twinrack.server import wire
 from twinrack.server.deps import HubDep, LimitsDep, OwnerDep, PagesDep, Refused, https
 from twinrack.server.guard import BadMessage, check_action, read_message
+from twinrack.server.hub import NewSeat
 from twinrack.server.table import Connection, LiveTable, TableCommand
 from twinrack.server.workers import JobFailed
 
@@ -69,6 +70,36 @@ async def table_page(request: Request, game_id: str, table: TablePage, hub: HubD
     return resp
 
 
+@router.post("/t/{game_id}/rematch", response_model=None)
+async def rematch(request: Request, game_id: str, table: TablePage, hub: HubDep,
+                  page: PagesDep, limits: LimitsDep, owner: OwnerDep,
+                  token: str = Form("", max_length=64)) -> Response:
+    """The same seats, names, rules, card and call timer, a new seed: the first seat of a
+    finished game to ask creates it, every seat is offered its own link (on its table
+    page), and the asker goes straight to its seat (Post/Redirect/Get)."""
+    token = token or request.cookies.get(f"twinrack_seat_{game_id}") or ""
+    seat = await hub.seat_for_token(game_id, token) if token else None
+    if seat is None:
+        return page.message(403, "Not a seat at this table", "Only the players of a game "
+                            "can ask for a rematch.", f"/t/{game_id}")
+    if not table.state.over:
+        return page.message(409, "Not finished yet", "A rematch starts once this game has "
+                            "ended.", f"/t/{game_id}")
+    async with table.rematch_lock:
+        if table.rematch is None:
+            if not limits.allow("tables"):
+                return page.message(429, "Too many new tables", "Too many new tables from "
+                                    "your address in a short time: wait a minute and try "
+                                    "again.", f"/t/{game_id}")
+            seats = [NewSeat(s.name, s.kind, owner if s.seat == seat else None)
+                     for s in table.seats]
+            made = await hub.create(table.state.rules, table.card, seats, table.call_seconds)
+            table.offer_rematch(made.game_id, made.tokens)
+    assert table.rematch is not None
+    new_id, tokens = table.rematch
+    return RedirectResponse(f"/t/{new_id}?token={tokens[seat]}", status_code=303)
+
+
 @router.get("/t/{game_id}/replay", response_class=HTMLResponse)
 async def replay_page(game_id: str, table: TablePage, page: PagesDep) -> HTMLResponse:
     if not table.state.over:
@@ -109,11 +140,13 @@ def _answer(table: LiveTable, conn: Connection, seat: int | None, frame: Any) ->
                                   text=text, conn=conn))
     elif kind == "hints":
         return table.set_hints(conn, msg.get("on") is True)
+    elif kind == "always_ask":
+        return table.set_always_ask(conn, msg.get("on") is True)
     elif kind == "ping":
         conn.send({"type": "pong"})
     else:
-        raise BadMessage("bad_message", "unknown message type (expected action, hints or "
-                                        "ping)")
+        raise BadMessage("bad_message", "unknown message type (expected action, hints, "
+                                        "always_ask or ping)")
     return None
 
 

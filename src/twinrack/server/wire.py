@@ -25,8 +25,16 @@ from twinrack.engine import (
     Move,
     legal_actions,
 )
-from twinrack.engine.advice import kills_rack
-from twinrack.narration import LABELS, end_words, narrate_log, still_declaring, tone
+from twinrack.engine.advice import claim_outcome, kills_rack
+from twinrack.narration import (
+    LABELS,
+    claim_words,
+    end_words,
+    narrate_log,
+    still_declaring,
+    tone,
+    verdict_words,
+)
 from twinrack.tiles import CANONICAL
 
 #: the version of the table protocol; a client says which one it speaks when it connects
@@ -82,9 +90,26 @@ def action_object(action: Action, kills: bool = False) -> dict[str, Any]:
 
 
 def legal_objects(state: GameState, seat: int) -> list[dict[str, Any]]:
-    """Every action ``seat`` may take now, as protocol objects."""
-    return [action_object(a, a.verb == Expose.verb and kills_rack(state, a))
-            for a in legal_actions(state, seat)]
+    """Every action ``seat`` may take now, as protocol objects; a claim also says what it
+    would do (``advice``)."""
+    out = []
+    for a in legal_actions(state, seat):
+        obj = action_object(a, a.verb == Expose.verb and kills_rack(state, a))
+        if isinstance(a, Claim) and state.window is not None:
+            obj["advice"] = claim_advice(state, a)
+        out.append(obj)
+    return out
+
+
+def claim_advice(state: GameState, action: Claim) -> dict[str, Any]:
+    """What a claim would do, before the player makes it: ``says`` in words, ``warn`` when
+    the player should think twice (every exposure kills a rack, a Mah Jongg in error, a
+    claim that would not get the tile), ``withdraw`` when it could be taken back."""
+    assert state.window is not None
+    out = claim_outcome(state, action)
+    return {"says": claim_words(out, state.window.tile),
+            "warn": out.kills_every_rack or out.in_error or not out.granted,
+            "withdraw": out.withdraw}
 
 
 def names_for(names: Sequence[str], viewer: int | None) -> list[str]:
@@ -109,10 +134,13 @@ def lines_of(events: Sequence[Event], names: Sequence[str],
     return [{"text": text, "tone": tone(e)} for text, e in zip(said, events, strict=True)]
 
 
-def score_object(result: dict[str, Any], viewer: int | None,
-                 names: Sequence[str]) -> dict[str, Any]:
+def score_object(result: dict[str, Any], viewer: int | None, names: Sequence[str],
+                 racks: int | None = None) -> dict[str, Any]:
     """The final score as the protocol sends it: the stored result (its totals, lines, end
-    reason and winner) and its ``ending`` in words for ``viewer`` ("You win with a Mah Jongg
-    on every rack.")."""
+    reason and winner), its ``ending`` in words for ``viewer`` ("You win with a Mah Jongg
+    on every rack.") and the ``verdict``, one line for the top of the end screen ("You won
+    +120: Mah Jongg on both racks"); ``racks``: how many racks each player has."""
     said = end_words(result["end_reason"], result["winner"], names_for(names, viewer))
-    return {**result, "ending": f"{said[:1].upper()}{said[1:]}."}
+    verdict = verdict_words(result["totals"], result["end_reason"], result["winner"], viewer,
+                            names, racks)
+    return {**result, "ending": f"{said[:1].upper()}{said[1:]}.", "verdict": verdict}

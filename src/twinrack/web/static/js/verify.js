@@ -133,7 +133,7 @@ function signed(n) {
 
 /** The itemized score: lines, totals per player, the seed and commitment. */
 export function ScorePanel({ gameId, score, names, seed, commitment, mySeat = null,
-  replayLink = true }) {
+  replayLink = true, children = null }) {
   const lines = (score && score.lines) || [];
   const totals = (score && score.totals) || [];
   return html`<section class="score-panel" id="score" aria-labelledby="score-title">
@@ -164,6 +164,7 @@ export function ScorePanel({ gameId, score, names, seed, commitment, mySeat = nu
       <dt>Seed (revealed now)</dt><dd><code id="seed">${seed}</code></dd>
     </dl>
     <${VerifyPanel} gameId=${gameId} seed=${seed} commitment=${commitment} />
+    ${children}
     ${replayLink && html`<p><a class="button" id="replay-link"
       href=${`/t/${encodeURIComponent(gameId)}/replay`}>Watch the replay (all hands shown)</a>
       ${" "}<a href=${`/api/games/${encodeURIComponent(gameId)}/record`}>Game record (JSON)</a></p>`}

@@ -1,20 +1,22 @@
 // The live table page (docs/protocol.md). The server decides everything: the page renders
 // each state and sends back only actions from its legal list.
 import { html, useEffect, useRef, useState } from "/static/vendor/preact-htm.js";
-import { DiscardPool, SeatPanel, seatName } from "../board.js";
-import { ScorePanel } from "../verify.js";
 import { Choices } from "./choices.js";
 import { Controls } from "./controls.js";
 import { ConfirmKill } from "./dialog.js";
-import { Hints } from "./hints.js";
+import { EndPanel, Verdict } from "./ending.js";
+import { Hints, HowItWorks, hintNow } from "./hints.js";
 import { KeysHelp, useKeys } from "./keys.js";
 import { legalActions } from "./legal.js";
 import { GameLog } from "./log.js";
 import { Prompt } from "./prompt.js";
 import { MyRacks } from "./racks.js";
+import { DiscardRow, TableRing, WINDS } from "./seats.js";
 import { useSelection } from "./selection.js";
 import { useTableSocket } from "./socket.js";
+import { useSound } from "./sound.js";
 import { Banners, StatusBar, connWords } from "./status.js";
+import { Tile } from "../tiles.js";
 
 /** What the page needs to know of a state: who this seat is and whether it is to act. */
 function facts(msg, players) {
@@ -32,40 +34,54 @@ function useScoreInView(shown) {
   useEffect(() => {
     if (!shown || seen.current) return;
     seen.current = true;
-    const el = document.getElementById("score");
+    const el = document.getElementById("verdict");
     if (el) el.scrollIntoView({ block: "start" });
   }, [shown]);
 }
 
-/** The score, the other seats, the discards. */
-function Board({ f, msg, players, game }) {
-  const { v, me, names, over } = f;
-  const playerOf = (s) => (players || []).find((p) => p.seat === s);
-  return html`
-    ${msg.score && html`<${ScorePanel} gameId=${game} score=${msg.score} names=${names}
-      seed=${v.seed} commitment=${v.commitment} mySeat=${f.seated ? me : null} />`}
-    <div class="opponents">
-      ${v.seats.filter((s) => s.seat !== me).map((sv) => html`<${SeatPanel} sv=${sv}
-        player=${playerOf(sv.seat)} names=${names} current=${v.current === sv.seat && !over}
-        toAct=${over ? [] : v.to_act} />`)}
-    </div>
-    <${DiscardPool} discards=${v.discards} names=${names} window=${v.window} />`;
+/** A clock for the takeover countdowns, ticking only while one runs. */
+function useNow(players) {
+  const [now, setNow] = useState(Date.now());
+  const running = (players || []).some((p) => p.takeover_at !== null && p.takeover_at !== undefined);
+  useEffect(() => {
+    if (!running) return undefined;
+    const t = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(t);
+  }, [running]);
+  return now;
 }
 
-/** This seat's area: the prompt, the buttons, the choices, the racks. */
-function MySeat({ f, msg, play }) {
+/** The hint for the decision now, beside the prompt and the buttons (the phone shows the
+ * full hints further down). */
+function HintNow({ hints, on }) {
+  const h = on ? hintNow(hints) : null;
+  if (!h) return null;
+  return html`<p class=${`hint-now hint-${h.kind}`} id="hint-now">
+    <span class="hint-label">Hint:</span> ${h.tile && html`<${Tile} t=${h.tile} size="xs" />`} ${h.text}</p>`;
+}
+
+/** This seat's area: the prompt, the buttons, the choices, the racks, its discards. */
+function MySeat({ f, msg, play, hintsOn }) {
   const mine = f.v.seats[f.me];
+  const name = (f.names && f.names[f.me]) || `Seat ${f.me + 1}`;
+  const suggest = hintsOn && msg.hints && msg.hints.discard ? msg.hints.discard.tile : null;
   return html`<section class=${`my-area ${f.myTurn || f.iAnswer ? "my-move" : ""}`}
-      aria-label=${`Your seat: ${seatName(f.names, f.me)}`}>
+      aria-label=${`Your seat: ${WINDS[f.me]}, ${name}`} data-seat=${f.me}>
     <header class="seat-head">
-      <h2>${seatName(f.names, f.me)} <span class="you">(you)</span></h2>
+      <h2><span class="wind">${WINDS[f.me]}</span> ${name} <span class="you">(you)</span></h2>
       ${mine.declared && html`<span class="badge declared">declared ${mine.declared}</span>`}
       ${mine.stopped && html`<span class="badge off">stopped</span>`}
     </header>
-    <${Prompt} f=${f} msg=${msg} />
-    ${!f.over && html`<${Controls} f=${f} selected=${play.selection.selected} ...${play} />`}
+    <div class="decision">
+      <${Prompt} f=${f} msg=${msg} />
+      ${!f.over && html`<${Controls} f=${f} selected=${play.selection.selected} ...${play} />`}
+      ${!f.over && (f.myTurn || f.iAnswer) && html`<${HintNow} hints=${msg.hints} on=${hintsOn} />`}
+    </div>
     ${!f.over && html`<${Choices} f=${f} ...${play} />`}
-    <${MyRacks} seat=${mine} claimed=${!!f.v.claim} ...${play} />
+    <${MyRacks} seat=${mine} claimed=${!!f.v.claim} suggest=${suggest} ...${play} />
+    <div class="my-discards"><span class="rack-name">Your discards</span>
+      <${DiscardRow} discards=${f.v.discards} s=${f.me} names=${f.names} win=${f.v.window}
+        latestIndex=${f.v.discards.length - 1} /></div>
   </section>`;
 }
 
@@ -98,28 +114,38 @@ export function App({ game, token }) {
   const toggleHints = () => { setHintsOn(!hintsOn); table.raw({ type: "hints", on: !hintsOn }); };
   const play = { legal, busy, act, moveTo, selection };
   const f = msg ? facts(msg, table.players) : null;
+  const sound = useSound(f, legal);
+  const now = useNow(table.players);
   useKeys(keyCommands(play, f, toggleHints, () => setHelp(true)));
   if (!f) return html`<div class="table-app loading"><p class="muted">${connWords(conn)}</p></div>`;
   const ready = f.seated && !f.over && !busy && f.iAnswer && legal.all.length > 0;
+  const withdraw = legal.one("withdraw");
   return html`<div class="table-app" id="table-app" data-phase=${f.v.phase} data-version=${msg.version}
       data-ready=${ready ? "true" : "false"} data-seat=${f.seated ? f.me : ""}
+      data-racks=${f.v.racks} data-players=${f.v.players}
       data-pending=${table.pending ? "true" : "false"} data-to-act=${f.over ? "" : f.v.to_act.join(",")}>
     <${StatusBar} f=${f} conn=${conn} nudge=${table.nudge} hintsOn=${hintsOn}
-      toggleHints=${toggleHints} openHelp=${() => setHelp(true)} />
+      toggleHints=${toggleHints} openHelp=${() => setHelp(true)} sound=${sound}
+      alwaysAsk=${msg.always_ask} setAlwaysAsk=${table.setAlwaysAsk} />
     <${Banners} conn=${conn} paused=${msg.paused} notice=${table.notice}
       dismiss=${() => table.setNotice(null)} />
     <div class="table-grid">
       <div class="table-main">
-        <${Board} f=${f} msg=${msg} players=${table.players} game=${game} />
-        ${f.seated && html`<${MySeat} f=${f} msg=${msg} play=${play} />`}
+        ${msg.score && html`<${Verdict} score=${msg.score} />`}
+        <${TableRing} f=${f} players=${table.players} now=${now}
+          revealed=${f.over && f.v.revealed && f.v.revealed.length ? f.v.revealed : null} />
+        ${f.seated && html`<${MySeat} f=${f} msg=${msg} play=${play} hintsOn=${hintsOn} />`}
+        ${msg.score && html`<${EndPanel} f=${f} msg=${msg} game=${game} token=${token} />`}
       </div>
       <aside class="side">
         ${f.seated && hintsOn && !f.over && html`<${Hints} hints=${msg.hints} />`}
+        ${f.seated && !f.over && html`<${HowItWorks} racks=${f.v.racks} />`}
         <${GameLog} log=${table.log} />
       </aside>
     </div>
     ${help && html`<${KeysHelp} onClose=${() => setHelp(false)} />`}
     ${confirm && html`<${ConfirmKill} action=${confirm} onCancel=${() => setConfirm(null)}
+      withdraw=${withdraw} onWithdraw=${() => { setConfirm(null); table.send(withdraw); }}
       onConfirm=${() => { setConfirm(null); table.send(confirm); }} />`}
   </div>`;
 }

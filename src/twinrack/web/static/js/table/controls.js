@@ -1,39 +1,56 @@
 // The action buttons: discard, move, claim, pass (the choices with tiles are in choices.js).
+// A claim button says before it is pressed what the claim would do (the server's `advice`,
+// worked out by the engine: docs/protocol.md).
 import { html } from "/static/vendor/preact-htm.js";
 import { tileLabel } from "../tiles.js";
 
 function MoveButtons({ legal, selected, racks, busy, moveTo }) {
   const targets = selected ? legal.moveTargets(selected.rack, selected.tile) : [];
-  const shown = racks <= 2 ? [selected ? (selected.rack === 0 ? 1 : 0) : 1]
-    : [...Array(racks).keys()].filter((b) => !selected || b !== selected.rack);
-  return shown.map((b) => {
+  if (racks <= 2) {
+    const b = selected ? (selected.rack === 0 ? 1 : 0) : 1;
     const ok = selected && targets.includes(b) && !busy;
-    return html`<button type="button" class="btn-move" id=${racks <= 2 ? "btn-move" : `btn-move-${b + 1}`}
-      disabled=${!ok} onClick=${() => ok && moveTo(selected.rack, selected.tile, b)}
-      aria-keyshortcuts="M">
+    return html`<button type="button" class="btn-move" id="btn-move" disabled=${!ok}
+      onClick=${() => ok && moveTo(selected.rack, selected.tile, b)} aria-keyshortcuts="M">
       ${selected ? `Move ${tileLabel(selected.tile)} to rack ${b + 1}` : "Move to other rack"}</button>`;
-  });
+  }
+  // three or four racks: one button per rack the selected tile may go to
+  if (!targets.length) {
+    return html`<button type="button" class="btn-move" id="btn-move" disabled>
+      ${selected ? `${tileLabel(selected.tile)} cannot move` : "Move (select a tile)"}</button>`;
+  }
+  return targets.map((b) => html`<button type="button" class="btn-move" id=${`btn-move-${b + 1}`}
+      disabled=${busy} onClick=${() => moveTo(selected.rack, selected.tile, b)}
+      aria-label=${`Move ${tileLabel(selected.tile)} to rack ${b + 1}`}
+      aria-keyshortcuts=${b === targets[0] ? "M" : undefined}>${`To rack ${b + 1}`}</button>`);
 }
 
-function ActButton({ id, action, busy, act, keys, children }) {
+function ActButton({ id, action, busy, act, keys, children, cls = "" }) {
+  const advice = action && action.advice;
   return html`<button type="button" id=${id} aria-keyshortcuts=${keys}
-    disabled=${busy || !action} onClick=${() => act(action)}>${children}</button>`;
+      class=${`${cls} ${advice ? `with-advice ${advice.warn ? "warn" : ""}` : ""}`}
+      disabled=${busy || !action} onClick=${() => act(action)}
+      aria-describedby=${advice ? `${id}-advice` : undefined}>
+    ${children}
+    ${advice && html`<small class="advice" id=${`${id}-advice`}>${advice.says}${advice.withdraw
+      ? " (you may withdraw before exposing)" : ""}</small>`}
+  </button>`;
 }
 
 export function Controls({ f, legal, selected, busy, act, moveTo }) {
   const discard = selected ? legal.discard(selected.tile) : null;
   const double = legal.claim("double");
-  return html`<div class="controls" role="toolbar" aria-label="Actions">
-    <button type="button" id="btn-discard" class="primary" aria-keyshortcuts="D"
+  const window = f.v.phase === "window" || f.v.phase === "declare";
+  return html`<div class="controls" role="toolbar" aria-label="Actions" data-phase=${f.v.phase}>
+    ${!window && html`<button type="button" id="btn-discard" class="primary" aria-keyshortcuts="D"
       disabled=${busy || !discard} onClick=${() => act(discard)}>
-      ${selected ? `Discard ${tileLabel(selected.tile)}` : "Discard (select a tile)"}</button>
-    <${MoveButtons} legal=${legal} selected=${selected} racks=${f.v.racks} busy=${busy}
-      moveTo=${moveTo} />
-    <${ActButton} id="btn-claim-expose" keys="C" action=${legal.claim("expose")} busy=${busy}
+      ${selected ? `Discard ${tileLabel(selected.tile)}` : "Discard (select a tile)"}</button>`}
+    ${!window && html`<${MoveButtons} legal=${legal} selected=${selected} racks=${f.v.racks}
+      busy=${busy} moveTo=${moveTo} />`}
+    <${ActButton} id="btn-claim-expose" keys="C" action=${legal.claim("expose")} busy=${busy} cls="claim-btn"
       act=${act}>Claim for exposure</${ActButton}>
-    <${ActButton} id="btn-claim-mahjongg" action=${legal.claim("mahjongg")} busy=${busy}
+    <${ActButton} id="btn-claim-mahjongg" action=${legal.claim("mahjongg")} busy=${busy} cls="claim-btn"
       act=${act}>Claim for Mah Jongg</${ActButton}>
-    ${double && html`<${ActButton} id="btn-claim-double" action=${double} busy=${busy}
+    ${double && html`<${ActButton} id="btn-claim-double" action=${double} busy=${busy} cls="claim-btn"
       act=${act}>Claim Double Mah Jongg</${ActButton}>`}
     <${ActButton} id="btn-pass" keys="P" action=${legal.one("pass")} busy=${busy} act=${act}>
       ${f.v.phase === "declare" ? "Pass (no declaration)" : "Pass"}</${ActButton}>

@@ -37,14 +37,18 @@ export function Dialog({ id, title, children, onClose, role = "dialog", describe
 }
 
 /** Asked before an exposure that kills its rack (the action's `kills_rack`). */
-export function ConfirmKill({ action, onCancel, onConfirm }) {
+export function ConfirmKill({ action, onCancel, onConfirm, withdraw, onWithdraw }) {
   const rack = action.rack + 1;
   return html`<${Dialog} id="confirm" role="alertdialog" title="Kill this rack?"
       describedBy="confirm-text" onClose=${onCancel}>
     <p id="confirm-text">${`This exposure matches no hand on the card: rack ${rack} will be dead. Expose anyway?`}</p>
     <p class="muted">${`expose ${tilesLabel(action.tiles)} on rack ${rack}`}</p>
+    ${withdraw && html`<p id="confirm-withdraw-text">Nothing is exposed yet: you may still
+      withdraw the claim (the tile goes back and play goes on).</p>`}
     <p class="dialog-buttons">
       <button type="button" id="confirm-cancel" data-autofocus onClick=${onCancel}>Cancel</button>
+      ${withdraw && html`<button type="button" id="confirm-withdraw" onClick=${onWithdraw}>
+        Withdraw the claim</button>`}
       <button type="button" id="confirm-ok" class="primary" onClick=${onConfirm}>Expose anyway</button>
     </p>
   </${Dialog}>`;

@@ -1,20 +1,45 @@
-// The hints panel: for each rack the card lines in reach, the best plan, a suggested
-// discard (shape: docs/protocol.md, from twinrack.bots.hints).
+// The hints panel (shape: docs/protocol.md, from twinrack.bots.hints): what matters now
+// first (a Mah Jongg, the discard on offer, the suggested discard), then the best plan rack
+// by rack with what each rack still needs, then other lines and plans. And a short "How
+// Siamese works" for first games.
 import { html } from "/static/vendor/preact-htm.js";
-import { Tile, TileRow, tileLabel, tilesLabel } from "../tiles.js";
+import { Tile, TileRow, tileLabel } from "../tiles.js";
 
-/** One card line for a rack: tiles away, and the tiles needed with how many are unseen. */
-function HintLine({ line }) {
+function needsWords(needs) {
+  return needs.map((n) => `${tileLabel(n.tile)}${(n.count || 1) > 1 ? ` \u00d7${n.count}` : ""}` +
+    ` (${n.unseen} unseen)`).join(", ");
+}
+
+/** The plan's line for a rack: tiles away on this rack and what it needs. */
+function PlanLine({ line }) {
   const needs = line.needs || [];
-  const tiles = needs.map((n) => n.tile);
-  const unseen = needs.map((n) => `${tileLabel(n.tile)}: ${n.unseen} unseen`).join(", ");
-  return html`<li class="hint-line">
+  const tiles = needs.flatMap((n) => Array(n.count || 1).fill(n.tile));
+  return html`<p class="hint-line plan-line">
     <span class="hint-hand">${line.id}</span>
     <span class="muted"> (${line.section}, ${line.value} points${line.concealed ? ", concealed" : ""})</span>:
     <strong>${line.away} away</strong>
-    ${tiles.length > 0 && html`<span class="hint-needed">, needs${" "}<${TileRow} tiles=${tiles} size="xs" label=${`needs ${tilesLabel(tiles)}`} /></span>`}
-    ${unseen && html` <span class="muted">(${unseen})</span>`}
-  </li>`;
+    ${tiles.length > 0 && html`<br /><span class="hint-needed">needs <${TileRow} tiles=${tiles} size="xs"
+      label=${`needs ${needsWords(needs)}`} /> <span class="muted">${needsWords(needs)}</span></span>`}
+  </p>`;
+}
+
+function Instead({ lines }) {
+  if (!lines.length) return null;
+  return html`<details class="instead"><summary>instead (${lines.length})</summary><ul>
+    ${lines.map((l) => html`<li class="hint-line"><span class="hint-hand">${l.id}</span>
+      <span class="muted"> (${l.value} points)</span>: ${l.away} away on this rack${
+        l.plan_away !== null && l.plan_away !== undefined ? `, ${l.plan_away} in all` : ""}${
+        (l.needs || []).length ? html`; needs ${needsWords(l.needs)}` : ""}</li>`)}
+  </ul></details>`;
+}
+
+/** The one line to read first, for the prompt's side too (the phone shows it there). */
+export function hintNow(hints) {
+  if (!hints) return null;
+  if (hints.mahjongg) return { kind: "mahjongg", text: hints.mahjongg.text };
+  if (hints.claim) return { kind: hints.claim.helps ? "helps" : "no", text: hints.claim.reason };
+  if (hints.discard) return { kind: "discard", tile: hints.discard.tile, text: hints.discard.reason };
+  return hints.summary ? { kind: "plan", text: hints.summary } : null;
 }
 
 function HintsBody({ hints }) {
@@ -23,15 +48,24 @@ function HintsBody({ hints }) {
   const plans = hints.plans || [];
   const discard = hints.discard;
   return html`<div class="hints-body">
-    ${plans.length > 0 && html`<p class="hint-plan">Best plan: <strong>${plans[0].ids.join(" + ")}</strong>
+    ${hints.mahjongg && html`<p class="hint-mj"><strong>${hints.mahjongg.text}</strong></p>`}
+    ${hints.claim && html`<p class=${`hint-claim ${hints.claim.helps ? "helps" : ""}`}>
+      <${Tile} t=${hints.claim.tile} size="xs" /> ${hints.claim.reason}</p>`}
+    ${discard && html`<p class="hint-discard">Suggested discard:${" "}<${Tile} t=${discard.tile} size="xs" />
+      <strong>${tileLabel(discard.tile)}</strong>
+      ${discard.reason && html`<br /><span class="muted">${discard.reason}</span>`}</p>`}
+    ${hints.summary && !hints.mahjongg && html`<p class="hint-plan">${hints.summary}</p>`}
+    ${!hints.summary && plans.length > 0 && html`<p class="hint-plan">Best plan:
+      <strong>${plans[0].ids.join(" + ")}</strong>
       <span class="muted">(${plans[0].away} away, ${plans[0].value} points)</span></p>`}
     ${racks.map((r) => html`<div class="hint-rack">
         <h4>Rack ${r.rack}</h4>
-        ${r.lines.length ? html`<ul>${r.lines.map((l) => html`<${HintLine} line=${l} />`)}</ul>`
+        ${r.lines.length ? html`<${PlanLine} line=${r.lines[0]} /><${Instead} lines=${r.lines.slice(1)} />`
           : html`<p class="muted">no line of the card in reach</p>`}
       </div>`)}
-    ${discard && html`<p class="hint-discard">Suggested discard:${" "}<${Tile} t=${discard.tile} size="xs" /> <strong>${tileLabel(discard.tile)}</strong>
-      ${discard.reason && html`<br /><span class="muted">${discard.reason}</span>`}</p>`}
+    ${plans.length > 1 && html`<details class="other-plans"><summary>other plans</summary><ul>
+      ${plans.slice(1).map((p) => html`<li>${p.ids.join(" + ")} <span class="muted">(${p.away}
+        away, ${p.value} points)</span></li>`)}</ul></details>`}
   </div>`;
 }
 
@@ -40,4 +74,36 @@ export function Hints({ hints }) {
     <h2 id="hints-title">Hints</h2>
     <${HintsBody} hints=${hints} />
   </section>`;
+}
+
+const HOWTO_KEY = "twinrack.howto";
+
+function seenHowTo() {
+  try { return window.localStorage.getItem(HOWTO_KEY) === "seen"; } catch (_e) { return false; }
+}
+
+/** One holding, two racks, two Mah Jonggs: open on a first game, closed after. */
+export function HowItWorks({ racks }) {
+  const open = !seenHowTo();
+  const remember = (e) => {
+    if (!e.currentTarget.open) {
+      try { window.localStorage.setItem(HOWTO_KEY, "seen"); } catch (_e) { /* private mode */ }
+    }
+  };
+  const n = racks === 4 ? "four" : "two";
+  return html`<details class="howto" id="howto" open=${open} onToggle=${remember}>
+    <summary><h2>How Siamese works</h2></summary>
+    <ul>
+      <li><strong>One holding, ${n} racks.</strong> All your concealed tiles are one pool. The
+        racks only show how you have arranged them: any tile can serve either rack, and you
+        can move tiles between racks at any time on your turn.</li>
+      <li><strong>${racks === 4 ? "Four" : "Two"} Mah Jonggs.</strong> Each rack becomes its
+        own hand of the card (14 tiles). After a first Mah Jongg you play on toward the next;
+        a Mah Jongg on every rack wins the game.</li>
+      <li><strong>Exposures belong to a rack.</strong> A claimed tile is exposed in a group on
+        one rack; if that rack's exposures fit no line of the card, the rack is dead.</li>
+      <li>The hints split what your holding lacks between the racks: their needs add up to the
+        plan's tiles away.</li>
+    </ul>
+  </details>`;
 }

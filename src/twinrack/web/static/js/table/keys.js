@@ -37,6 +37,9 @@ export function useKeys(commands) {
       const tag = (e.target && e.target.tagName) || "";
       if (/^(INPUT|TEXTAREA|SELECT)$/.test(tag) || (e.target && e.target.isContentEditable)) return;
       if (document.querySelector(".overlay")) return; // a dialog handles its own keys
+      // the arrow keys go through a row of discards while one has the focus
+      if (e.target && e.target.closest && e.target.closest(".discard-row")
+          && /^Arrow|^Home$|^End$/.test(e.key)) return;
       const run = command(e.key, latest.current);
       if (!run) return;
       run();

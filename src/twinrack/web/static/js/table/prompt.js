@@ -1,11 +1,12 @@
 // What the player is asked to do now, and the claim countdown.
 import { html, useEffect, useState } from "/static/vendor/preact-htm.js";
-import { seatName } from "../board.js";
+import { seatTitle as seatName } from "./seats.js";
 import { Tile, tileLabel } from "../tiles.js";
 
 function turnPrompt(v) {
   if (v.must === "expose" && v.claim) {
-    return `You took ${tileLabel(v.claim.tile)}: expose a group with it (choose below).`;
+    return `You took ${tileLabel(v.claim.tile)}: expose a group with it (choose below)` +
+      (v.verbs.includes("withdraw") ? ", or withdraw the claim." : ".");
   }
   if ((v.must === "mahjongg" || v.must === "double") && v.claim) {
     return `You took ${tileLabel(v.claim.tile)} for Mah Jongg: declare it (choose below).`;
@@ -52,6 +53,8 @@ export function Countdown({ at, seconds }) {
 
 export function Prompt({ f, msg }) {
   const timed = msg.deadline_at !== null && msg.deadline_at !== undefined && f.v.phase === "window";
-  return html`<div class="prompt" id="prompt">${promptText(f)} ${timed
+  // the words are read out when they change (aria-live); the countdown is not
+  return html`<div class="prompt" id="prompt"><span class="prompt-text" aria-live="polite"
+      aria-atomic="true" id="prompt-text">${promptText(f)}</span> ${timed
     && html`<${Countdown} at=${msg.deadline_at} seconds=${msg.call_seconds} />`}</div>`;
 }

@@ -5,13 +5,15 @@ import { RackPublic } from "../board.js";
 import { tileLabel } from "../tiles.js";
 
 function HandTile({ t, ri, i, p, drag }) {
-  const { selection, legal, busy, act, claimed } = p;
+  const { selection, legal, busy, act, claimed, suggest } = p;
+  const suggested = suggest && suggest.rack === ri && suggest.idx === i;
   const sel = selection.selected;
   const isSel = sel && sel.rack === ri && sel.idx === i;
   const fresh = selection.fresh && selection.fresh.rack === ri && selection.fresh.idx === i;
   const movable = legal.moveTargets(ri, t).length > 0;
   return html`<button type="button"
-      class=${`hand-tile ${isSel ? "selected" : ""} ${fresh ? "acquired" : ""}`}
+      class=${`hand-tile ${isSel ? "selected" : ""} ${fresh ? "acquired" : ""} ${suggested ? "suggested" : ""}`}
+      data-suggested=${suggested ? "true" : undefined}
       aria-pressed=${isSel ? "true" : "false"} tabindex=${isSel || (!sel && ri === 0 && i === 0) ? 0 : -1}
       data-tile=${t} data-rack=${ri + 1} data-idx=${i} data-acquired=${fresh ? "true" : undefined}
       data-discardable=${legal.discard(t) ? "true" : "false"}
@@ -28,6 +30,8 @@ function HandTile({ t, ri, i, p, drag }) {
     <img class="tile-img tile-l" src=${`/static/tiles/${t}.svg`} alt=${tileLabel(t)} draggable="false" />
     ${fresh && html`<span class="acq-mark" aria-hidden="true">new</span>`}
     ${fresh && html`<span class="sr-only"> (just ${claimed ? "claimed" : "picked"})</span>`}
+    ${suggested && html`<span class="hint-mark" aria-hidden="true">hint</span>
+      <span class="sr-only"> (the hints suggest discarding it)</span>`}
   </button>`;
 }
 
@@ -69,9 +73,17 @@ function useDrag(legal, busy, moveTo) {
   };
 }
 
-export function MyRacks({ seat, selection, legal, busy, act, moveTo, claimed }) {
+/** Where the suggested discard lies: the last tile of its kind on the first rack holding it. */
+function suggestedTile(hand, tile) {
+  if (!tile) return null;
+  const rack = hand.findIndex((r) => r.includes(tile));
+  return rack < 0 ? null : { rack, idx: hand[rack].lastIndexOf(tile) };
+}
+
+export function MyRacks({ seat, selection, legal, busy, act, moveTo, claimed, suggest }) {
   const drag = useDrag(legal, busy, moveTo);
-  const p = { selection, legal, busy, act, claimed };
+  const p = { selection, legal, busy, act, claimed,
+    suggest: suggest && legal.discard(suggest) ? suggestedTile(selection.hand, suggest) : null };
   return html`<section class="my-racks" aria-label="Your racks">
     ${selection.hand.map((tiles, ri) => html`<${MyRack} tiles=${tiles} ri=${ri}
       rack=${seat.racks[ri]} p=${p} drag=${drag} />`)}

@@ -13,6 +13,19 @@ function mergeLog(prev, m) {
   return (start === 0 ? [] : prev.slice(0, start)).concat(m.log || []);
 }
 
+/** The players, each takeover countdown turned into a time by this browser's clock. */
+function withTimes(players) {
+  const now = Date.now();
+  return (players || []).map((p) => ({ ...p, takeover_at: p.takeover_ms === null
+    || p.takeover_ms === undefined ? null : now + p.takeover_ms }));
+}
+
+const ASK_KEY = "twinrack.always_ask";
+
+function askStored() {
+  try { return window.localStorage.getItem(ASK_KEY) === "on"; } catch (_e) { return false; }
+}
+
 function onState(t, m) {
   if (m.protocol !== PROTOCOL) {
     t.setConn({ status: "closed", detail: { message: OUT_OF_DATE } });
@@ -22,7 +35,7 @@ function onState(t, m) {
   m.deadline_at = m.deadline_ms === null || m.deadline_ms === undefined ? null
     : Date.now() + m.deadline_ms;
   t.setMsg(m);
-  t.setPlayers(m.players);
+  t.setPlayers(withTimes(m.players));
   t.setLog((prev) => mergeLog(prev, m));
   t.setPending((p) => (p && m.version > p.version ? null : p));
   // an action refused while the table waited for its database goes again, with the same
@@ -52,7 +65,7 @@ function onError(t, m) {
 
 function onMessage(t, m) {
   if (m.type === "state") onState(t, m);
-  else if (m.type === "players") t.setPlayers(m.players);
+  else if (m.type === "players") t.setPlayers(withTimes(m.players));
   else if (m.type === "ack") t.setPending((p) => (p && p.msgId === m.msg_id ? null : p));
   else if (m.type === "hints") {
     t.setMsg((prev) => (prev && prev.version === m.version ? { ...prev, hints: m.hints } : prev));
@@ -69,6 +82,8 @@ function connect(t, game, token) {
         t.setPending(null);
         // hints are off on the server until asked for (they cost it some work)
         s.sendRaw({ type: "hints", on: t.hints.current });
+        // "always ask": keep claim windows open even when passing is all one may do
+        if (askStored()) s.sendRaw({ type: "always_ask", on: true });
       }
     },
   });
@@ -117,5 +132,9 @@ export function useTableSocket(game, token, hintsOn) {
   }
   const raw = (obj) => sock.current && sock.current.sendRaw(obj);
   const nudge = () => sock.current && sock.current.nudge();
-  return { msg, players, log, conn, notice, setNotice, pending, send, raw, nudge };
+  const setAlwaysAsk = (on) => {
+    try { window.localStorage.setItem(ASK_KEY, on ? "on" : "off"); } catch (_e) { /* private */ }
+    raw({ type: "always_ask", on });
+  };
+  return { msg, players, log, conn, notice, setNotice, pending, send, raw, nudge, setAlwaysAsk };
 }

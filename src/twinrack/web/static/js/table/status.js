@@ -7,11 +7,11 @@ const STATUS = {
   closed: "disconnected",
 };
 
-export function StatusBar({ f, conn, nudge, hintsOn, toggleHints, openHelp }) {
+export function StatusBar({ f, conn, nudge, hintsOn, toggleHints, openHelp, sound, alwaysAsk,
+  setAlwaysAsk }) {
   const { v } = f;
   return html`<div class="status-bar">
     <span class="variant">${v.variant[0].toUpperCase() + v.variant.slice(1)}, ${v.revision} rules</span>
-    <span>Wall: <strong id="wall-left">${v.wall_left}</strong> tiles left</span>
     <span>Turn ${v.turn}</span>
     ${!f.seated && html`<span class="badge">spectating</span>`}
     <span class=${`conn conn-${conn.status}`} role="status" id="conn-status">${STATUS[conn.status]}
@@ -20,6 +20,12 @@ export function StatusBar({ f, conn, nudge, hintsOn, toggleHints, openHelp }) {
     <span class="spacer"></span>
     ${f.seated && html`<button type="button" id="btn-hints" aria-pressed=${hintsOn ? "true" : "false"}
       aria-keyshortcuts="H" onClick=${toggleHints}>Hints: ${hintsOn ? "on" : "off"}</button>`}
+    ${f.seated && !f.over && html`<button type="button" id="btn-always-ask"
+      aria-pressed=${alwaysAsk ? "true" : "false"} onClick=${() => setAlwaysAsk(!alwaysAsk)}
+      title="Off: when you cannot claim a discard, the page passes for you at once. On: you are asked every time, so the others cannot tell when you could have claimed.">
+      Always ask: ${alwaysAsk ? "on" : "off"}</button>`}
+    <button type="button" id="btn-sound" aria-pressed=${sound.on ? "true" : "false"}
+      onClick=${sound.toggle}>Sound: ${sound.on ? "on" : "off"}</button>
     <button type="button" id="btn-help" aria-keyshortcuts="?" onClick=${openHelp}>
       Keys <span aria-hidden="true">(?)</span></button>
   </div>`;

@@ -1,0 +1,38 @@
+// The end of a game: the verdict in one line first, then (below the table, where every
+// hand is now shown) the itemized score and what to do next: Replay, Verify the shuffle,
+// Rematch (the same seats, a new seed) and New game.
+import { html } from "/static/vendor/preact-htm.js";
+import { ScorePanel } from "../verify.js";
+
+export function Verdict({ score }) {
+  return html`<section class="verdict" id="verdict" aria-live="polite">
+    <h2 id="verdict-text">${score.verdict || score.ending}</h2>
+    <p class="muted">${score.ending} Every hand is shown on the table; the score is below.</p>
+  </section>`;
+}
+
+/** Rematch: the first seat to ask makes the new table; the others get their own link. */
+function Rematch({ game, token, link, seated }) {
+  if (!seated) return null;
+  if (link) {
+    return html`<a class="button primary" id="rematch-link" href=${link}>Join the rematch</a>`;
+  }
+  return html`<form method="post" action=${`/t/${encodeURIComponent(game)}/rematch`} class="inline">
+    <input type="hidden" name="token" value=${token} />
+    <button type="submit" class="primary" id="rematch-btn">Rematch (same seats, new shuffle)</button>
+  </form>`;
+}
+
+export function EndPanel({ f, msg, game, token }) {
+  const { v, me, names, seated } = f;
+  return html`<${ScorePanel} gameId=${game} score=${msg.score} names=${names}
+      seed=${v.seed} commitment=${v.commitment} mySeat=${seated ? me : null} replayLink=${false}>
+    <p class="end-actions" id="end-actions">
+      <a class="button" id="replay-link" href=${`/t/${encodeURIComponent(game)}/replay`}>Replay
+        (all hands shown)</a>
+      <${Rematch} game=${game} token=${token} link=${msg.rematch} seated=${seated} />
+      <a class="button" id="new-game" href="/">New game</a>
+      <a href=${`/api/games/${encodeURIComponent(game)}/record`}>Game record (JSON)</a>
+    </p>
+  </${ScorePanel}>`;
+}

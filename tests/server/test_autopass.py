@@ -1,0 +1,50 @@
+"""Auto-pass (issue 12): a person who may only pass is passed for at once, so a claim window
+closes as soon as every seat has passed or cannot claim; "always ask" keeps it open for
+that seat (passing at once tells the table it could not claim)."""
+
+from __future__ import annotations
+
+import random
+
+from tests.server.drive import Players
+from tests.server.helpers import make_client
+
+
+def _asked_to_only_pass(table: Players, seat: int) -> bool:
+    """``seat`` is waited for in a window or the declaration round with nothing but Pass."""
+    st = table.states[seat]
+    v = st["view"]
+    return (v["phase"] in ("window", "declare") and seat in v["to_act"]
+            and [x["verb"] for x in st["legal"]] == ["pass"])
+
+
+def _play(table: Players, steps: int, seed: int) -> dict[int, int]:
+    """Random actions; how often each seat was left to answer with only Pass."""
+    rng = random.Random(seed)
+    asked = {0: 0, 1: 0}
+    for _ in range(steps):
+        if table.over:
+            break
+        for s in asked:
+            asked[s] += _asked_to_only_pass(table, s)
+        table.step(rng)
+    return asked
+
+
+def test_nobody_is_asked_when_pass_is_all_they_may_do(database_url: str) -> None:
+    with make_client(database_url) as client, Players.at_new_table(client) as table:
+        asked = _play(table, 120, seed=5)
+        game = client.app.state.hub.tables[table.game_id].state
+        passes = sum(a.body() == "pass" for a in game.actions)
+    assert asked == {0: 0, 1: 0}
+    # the passes were made all the same, by the table, and recorded as the seats' own
+    assert passes > 20
+
+
+def test_always_ask_keeps_the_window_open_for_that_seat(database_url: str) -> None:
+    with make_client(database_url) as client, Players.at_new_table(client) as table:
+        table.socks[1].send_json({"type": "always_ask", "on": True})
+        while table.next_state(1)["always_ask"] is not True:
+            pass
+        asked = _play(table, 120, seed=5)
+    assert asked[0] == 0 and asked[1] > 5
