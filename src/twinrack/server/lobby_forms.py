@@ -39,9 +39,15 @@ LEVEL_TEXT: dict[str, tuple[str, str]] = {
     "random": ("Random", "Plays any legal move: a beginner's first opponent, easy to beat."),
     "greedy": ("Greedy", "Chases the card lines its tiles are nearest to, one move at a time, "
                "and claims whatever brings them closer. A fair club player."),
+    "beginner": ("Beginner", "New to the game: chases one line, misses claims, never thinks "
+                 "of defence."),
+    "intermediate": ("Intermediate", "Knows the card: plays tiles away, sticks to a plan, "
+                     "misses a few claims."),
     "expert": ("Expert", "Weighs the odds of drawing what each plan still needs from the "
                "tiles it has not seen, keeps its options open and times its Mah Jonggs. The "
                "strongest level."),
+    "master": ("Master", "The expert, playing each close decision out in its head first: "
+               "slower, and not yet stronger."),
 }
 
 #: the lobby's "Play the computer" button: Siamese against the expert, 2024 rules
