@@ -121,7 +121,18 @@ def discard_once(page: Any) -> None:
 
 
 def wait_turn(page: Any) -> None:
-    page.wait_for_selector("#table-app[data-ready='true'][data-phase='turn']", timeout=30000)
+    """Wait for this seat's turn, passing the declaration round when the deal lets this
+    seat declare a hand (then the round waits for it)."""
+    ready = "#table-app[data-ready='true']"
+    while True:
+        page.wait_for_selector(f"{ready}[data-phase='turn'], {ready}[data-phase='declare']",
+                               timeout=30000)
+        if page.get_attribute("#table-app", "data-phase") == "turn":
+            return
+        before = page.get_attribute("#table-app", "data-version")
+        page.click("#btn-pass")
+        page.wait_for_function("v => document.getElementById('table-app').dataset.version "
+                               "!== v", arg=before, timeout=15000)
 
 
 def page_size(page: Any) -> tuple[int, int]:
@@ -267,13 +278,18 @@ def test_royale_seats_have_winds_and_their_own_discards(server: str, browser: An
 def test_a_countdown_shows_when_a_bot_takes_over(server: str, browser: Any) -> None:
     ctx1 = browser.new_context(viewport=DESKTOP)
     p1 = ctx1.new_page()
-    create_table(p1, server, "Ann", "human")
+    p1.goto(f"{server}/")
+    p1.get_by_label("Your name").fill("Ann")
+    p1.select_option("select[name=seat1]", "human")
+    p1.click("#create-table")
     invite = p1.locator(".invite-link").first.input_value()
     p1.click("#go-to-table")
     p1.wait_for_selector("#table-app")
     ctx2 = browser.new_context(viewport=DESKTOP)
     p2 = ctx2.new_page()
-    p2.goto(invite)
+    p2.goto(invite)  # the friend chooses a name first
+    p2.get_by_label("Your name").fill("Bea")
+    p2.click("#take-seat")
     p2.wait_for_selector("#table-app")
     p1.wait_for_selector(".seat[data-seat='1'] .badge.on")
     ctx2.close()  # the friend leaves
@@ -308,8 +324,7 @@ def test_a_claim_says_what_it_would_do_and_can_be_withdrawn(server: str, browser
                    to_act=[0], window={"discarder": 1, "tile": "W"}, version=5,
                    log=["start siamese 2 2024 " + "ab" * 32, "deal 1 27", "discard 1 W"])
     fake.state["legal"][0]["advice"] = {"says": says, "warn": True, "withdraw": True}
-    create_table(page, server, "Ann", "random")
-    page.click("#go-to-table")
+    create_table(page, server, "Ann", "random")  # a table of bots opens at once
     wait_version(page, 5)
     claim = page.locator("#btn-claim-expose")
     assert says in claim.inner_text() and "warn" in (claim.get_attribute("class") or "")
@@ -341,8 +356,7 @@ def test_the_log_keeps_following_when_one_update_adds_many_lines(server: str,
     ctx, page, fake, errors = _scripted(browser, server)
     start = ["start siamese 2 2024 " + "ab" * 32, "deal 1 27"]
     fake.set_state([("pass", False)], log=start, version=3)
-    create_table(page, server, "Ann", "random")
-    page.click("#go-to-table")
+    create_table(page, server, "Ann", "random")  # a table of bots opens at once
     wait_version(page, 3)
     at_bottom = """() => { const b = document.getElementById('log-box');
         return b.scrollHeight - b.scrollTop - b.clientHeight; }"""
