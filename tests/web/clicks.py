@@ -98,7 +98,6 @@ def main() -> None:
             page.goto(f"{base}/")
             page.select_option("select[name=seat1]", bot)
             page.click("#create-table")  # the lobby's own clicks are not counted
-            page.click("#go-to-table")
             page.wait_for_selector("#table-app")
             clicks = play_counting_clicks(page)
             print(page.url.split("?")[0], clicks.summary(), flush=True)
