@@ -20,19 +20,18 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.web.conftest import CHROMIUM
 from twinrack.engine import parse_action
 from twinrack.engine.events import parse_event
 from twinrack.server.wire import PROTOCOL, action_object, lines_of
 from twinrack.web.tiles_svg import label as tile_label
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run"]
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -65,14 +64,15 @@ def _get_json(url: str) -> Any:
         return json.loads(resp.read().decode())
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("server")
+@contextmanager
+def served(tmp: Path, **env: str) -> Iterator[str]:
+    """The real service on a free port of 127.0.0.1 with its own SQLite file in ``tmp``
+    (fast bots, a 3 s call timer; ``env`` sets more), its address while it runs."""
     port = _free_port()
     env = {**os.environ, "TWINRACK_PORT": str(port),
            "TWINRACK_DATABASE_URL": f"sqlite:///{tmp}/t.db",
            "TWINRACK_BOT_DELAY": "0.05", "TWINRACK_CALL_SECONDS": "3",
-           "TWINRACK_RATE_BURST": "0"}
+           "TWINRACK_RATE_BURST": "0", **env}
     log_path = tmp / "server.log"
     with log_path.open("w") as log:
         proc = subprocess.Popen([sys.executable, "-m", "twinrack.server.app"], env=env,
@@ -106,13 +106,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with served(tmp_path_factory.mktemp("server")) as base:
+        yield base
 
 
 class PageErrors:

@@ -16,7 +16,6 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures and marks, used by
     pytestmark,
     shot,
 )
-from tests.web.test_browser import browser as browser
 from tests.web.test_browser import server as server
 
 

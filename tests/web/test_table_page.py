@@ -11,28 +11,23 @@ position. Never download a browser: these tests use /usr/bin/chromium or are ski
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from tests.web.clicks import play_counting_clicks
+from tests.web.conftest import CHROMIUM
 from tests.web.test_browser import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     DESKTOP,
     PHONE,
     PageErrors,
     ScriptedServer,
-    _free_port,
     _get_json,
     create_table,
     game_id,
+    served,
     shot,
     wait_version,
 )
@@ -51,48 +46,9 @@ GRACE = 20
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    tmp = tmp_path_factory.mktemp("table-server")
-    port = _free_port()
-    env = {**os.environ, "TWINRACK_PORT": str(port),
-           "TWINRACK_DATABASE_URL": f"sqlite:///{tmp}/t.db",
-           "TWINRACK_BOT_DELAY": "0.02", "TWINRACK_CALL_SECONDS": "3",
-           "TWINRACK_GRACE_SECONDS": str(GRACE), "TWINRACK_RATE_BURST": "0"}
-    log_path = tmp / "server.log"
-    with log_path.open("w") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "twinrack.server.app"], env=env,
-                                cwd=tmp, stdout=log, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                pytest.fail(f"the server exited:\n{log_path.read_text()}")
-            try:
-                if _get_json(f"{base}/healthz") == {"status": "ok"}:
-                    break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"the server did not answer /healthz:\n{log_path.read_text()}")
-            time.sleep(0.1)
+    with served(tmp_path_factory.mktemp("table-server"), TWINRACK_BOT_DELAY="0.02",
+                TWINRACK_GRACE_SECONDS=str(GRACE)) as base:
         yield base
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 def open_table(browser: Any, server: str, viewport: dict[str, int], variant: str = "siamese",
