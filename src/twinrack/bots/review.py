@@ -33,10 +33,8 @@ from twinrack.engine import (
     Action,
     Claim,
     Discard,
-    Exchange,
     Expose,
     GameState,
-    MahJongg,
     Pass,
     RuleSet,
     legal_actions,
@@ -109,19 +107,8 @@ class Review:
 
 
 def kind_of(action: Action) -> str:
-    if isinstance(action, Discard):
-        return "discard"
-    if isinstance(action, Claim):
-        return "claim"
-    if isinstance(action, Pass):
-        return "pass"
-    if isinstance(action, Expose):
-        return "exposure"
-    if isinstance(action, MahJongg):
-        return "mahjongg"
-    if isinstance(action, Exchange):
-        return "exchange"
-    return action.verb
+    """The kind of decision an action was: its verb, an exposure named as such."""
+    return "exposure" if action.verb == "expose" else action.verb
 
 
 def tile_words(tile: int) -> str:
