@@ -25,6 +25,7 @@ from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
+from tests.server.helpers import created
 from tests.server.server_process import ServerProcess, free_port
 from twinrack.server.wire import PROTOCOL
 
@@ -158,15 +159,7 @@ class Cluster:
         """A table of people (two seats by default) made through the proxy."""
         data = {"name": "Ann", "variant": "siamese", "players": "2", "seat1": "human",
                 "call_seconds": "120", **form}
-        r = httpx.post(f"{self.base}/tables", data=data, timeout=30)
-        assert r.status_code == 200, r.text
-        found = re.search(r'href="/t/(\w+)\?token=([^"]+)"', r.text)
-        assert found is not None
-        tokens = {0: found.group(2)}
-        for seat, tok in re.findall(r'Seat (\d+): <input class="invite-link" readonly '
-                                    r'value="[^"]*token=([^"]+)"', r.text):
-            tokens[int(seat) - 1] = tok
-        return found.group(1), tokens
+        return created(httpx.post(f"{self.base}/tables", data=data, timeout=30))
 
 
 class Player:

@@ -42,12 +42,16 @@ pytestmark = [pytest.mark.postgres, pytest.mark.skipif(not READY, reason=WHY_NOT
 
 
 def check_game(cluster: Cluster, game_id: str, acked: int) -> None:
-    """Every acknowledged action stored once, in order; the record verifies on the server
+    """Every acknowledged action stored once, in order, without a gap (between them the
+    table's own passes for seats that could only pass); the record verifies on the server
     and in the engine."""
     rows = stored(game_id)
-    assert [seq for seq, _, _ in rows] == list(range(acked + 1))
-    ids = [m for _, m, _ in rows[1:]]
+    assert [seq for seq, _, _ in rows] == list(range(len(rows)))
+    ids = [m for _, m, _ in rows[1:] if m is not None]
     assert len(set(ids)) == len(ids) == acked
+    by = {r.by for r in sql("SELECT by FROM actions WHERE game_id = :g AND msg_id IS NULL "
+                            "AND seq > 0", g=game_id)}
+    assert by <= {"auto", "timer", "bot"}, by
     verdict = httpx.get(f"{cluster.base}/api/games/{game_id}/verify", timeout=60).json()
     assert verdict["ok"] is True, verdict
     record = httpx.get(f"{cluster.base}/api/games/{game_id}/record", timeout=60).json()

@@ -166,8 +166,8 @@ def check_every_route(players: Players, rng: random.Random) -> int:
             assert msg["type"] == "state" and msg["view"] == view(state, viewer).to_dict()
             # every hand is shown only at the end; the rematch link is the seat's own
             assert (msg["view"]["revealed"] == []) == (not state.over)
-            assert msg["rematch"] is None or (viewer is not None and table.rematch
-                                              and table.rematch[1][viewer] in msg["rematch"])
+            assert msg["rematch"] is None or (viewer is not None and re.fullmatch(
+                r"/t/\w+", msg["rematch"]) is not None)
             legal = legal_actions(state, viewer) if viewer is not None else []
             assert [x["text"] for x in msg["legal"]] == [a.body() for a in legal]
             if viewer is not None and not state.over:  # at the end every hand is shown
@@ -189,8 +189,9 @@ def check_every_route(players: Players, rng: random.Random) -> int:
 
 def check_rematch(players: Players) -> None:
     """The rematch route: refused during play and to a spectator or a wrong token; once the
-    game is over each seat is sent to its own seat of the one new table, and neither the
-    answers nor the old table's messages show a seat another seat's link."""
+    game is over each seat is sent to its own seat of the one new table (with its own
+    token), and neither the answers nor the old table's messages show a seat another
+    seat's token."""
     client = players.client
     url = f"/t/{players.game_id}/rematch"
     client.cookies.clear()
@@ -209,8 +210,8 @@ def check_rematch(players: Players) -> None:
     # the finished game, loaded where the rematch was asked (in a cluster: this worker)
     table = client.app.state.hub.tables[players.game_id]
     assert table.rematch is not None
-    new_id, new_tokens = table.rematch
-    assert places == {s: f"/t/{new_id}?token={t}" for s, t in new_tokens.items()}
+    new_tokens = players.tokens
+    assert places == {s: f"/t/{table.rematch}?token={t}" for s, t in new_tokens.items()}
     for viewer in [None, *players.tokens]:
         query = f"&token={players.tokens[viewer]}" if viewer is not None else ""
         with client.websocket_connect(f"/ws/{players.game_id}?protocol={PROTOCOL}{query}") as ws:

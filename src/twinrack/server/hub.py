@@ -49,6 +49,12 @@ class NewSeat:
     name: str
     kind: str  # "human" or a bot level
     owner: str | None = None
+    #: a rematch's seat keeps the token of the same seat in the game before
+    token_hash: str | None = None
+
+
+class RematchTaken(Exception):
+    """Another seat (perhaps on another worker) made the rematch first."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +83,7 @@ class StoredGame:
     call_seconds: float
     msg_ids: dict[tuple[int, str], int]
     epoch: int
+    rematch: str | None = None
 
 
 def _settle(batch: list[tuple[dict[str, Any], asyncio.Future[None]]],
@@ -190,26 +197,28 @@ class Hub:
     # ------------------------------------------------------------------ games
 
     async def create(self, rules: RuleSet, card: Card, seats: list[NewSeat],
-                     call_seconds: float) -> CreatedGame:
+                     call_seconds: float, rematch_of: str | None = None) -> CreatedGame:
         if len(seats) != rules.players:
             raise TwinRackError("bad_seats", f"{rules.players} players need {rules.players} "
                                              "seats")
         seed = os.urandom(32)
         state = new_game(rules, seed=seed, card=card)
         game_id = secrets.token_hex(8)
-        tokens = {i: secrets.token_urlsafe(18) for i, s in enumerate(seats) if s.kind == "human"}
+        tokens = {i: secrets.token_urlsafe(18) for i, s in enumerate(seats)
+                  if s.kind == "human" and s.token_hash is None}
+        hashes = {i: s.token_hash or token_hash(tokens[i]) for i, s in enumerate(seats)
+                  if s.kind == "human"}
         # in a cluster the least loaded worker runs it, from epoch 1
         owner = await self.node.place() if self.node is not None else None
         epoch = 0 if owner is None else 1
         await self.db.run(self._insert, game_id, rules, card, seed, state.commitment, seats,
-                          tokens, call_seconds, [str(e) for e in state.events], state.version,
-                          owner, epoch)
+                          hashes, call_seconds, [str(e) for e in state.events], state.version,
+                          owner, epoch, rematch_of)
         if self.node is not None and owner != self.node.worker:
             assert owner is not None
             self.node.placed_on(game_id, owner)
             return CreatedGame(game_id, tokens)
-        live = [LiveSeat(i, s.name, s.kind, token_hash(tokens[i]) if i in tokens else None)
-                for i, s in enumerate(seats)]
+        live = [LiveSeat(i, s.name, s.kind, hashes.get(i)) for i, s in enumerate(seats)]
         self.epochs[game_id] = epoch
         table = self._table(game_id, state, card, live, call_seconds, {})
         table.start()
@@ -217,9 +226,38 @@ class Hub:
             self.node.placed_on(game_id, owner)
         return CreatedGame(game_id, tokens)
 
+    async def rematch(self, table: LiveTable, seat: int, owner: str | None) -> str:
+        """The rematch of a finished game (the same seats, names, rules, card and call
+        timer, a new seed), made by the first seat to ask on whichever worker it asks; each
+        human seat keeps its token. Every table of the old game that any worker runs is
+        told, so each seat is offered the link."""
+        if table.rematch is None:
+            table.rematch = await self.db.run(self._rematch_id, table.id)
+        if table.rematch is not None:
+            return table.rematch
+        seats = [NewSeat(s.name, s.kind, owner if s.seat == seat else None, s.token_hash)
+                 for s in table.seats]
+        try:
+            made = await self.create(table.state.rules, table.card, seats, table.call_seconds,
+                                     rematch_of=table.id)
+            new_id = made.game_id
+        except RematchTaken:
+            found = await self.db.run(self._rematch_id, table.id)
+            assert found is not None
+            new_id = found
+        table.offer_rematch(new_id)
+        if self.node is not None:
+            self.node.bus.rematch_made(table.id, new_id)
+        return new_id
+
+    def _rematch_id(self, game_id: str) -> str | None:
+        with self.db.reading() as s:
+            return s.scalar(select(GameRow.rematch_id).where(GameRow.id == game_id))
+
     def _insert(self, game_id: str, rules: RuleSet, card: Card, seed: bytes, commitment: str,
-                seats: list[NewSeat], tokens: dict[int, str], call_seconds: float,
-                deal_events: list[str], version: int, owner: str | None, epoch: int) -> None:
+                seats: list[NewSeat], hashes: dict[int, str], call_seconds: float,
+                deal_events: list[str], version: int, owner: str | None, epoch: int,
+                rematch_of: str | None) -> None:
         with self.db.unit() as s:
             game = GameRow(id=game_id, status="playing", variant=rules.variant,
                            revision=rules.revision, players=rules.players,
@@ -230,12 +268,17 @@ class Hub:
             s.flush()  # the game row first: seats and actions refer to it
             for i, seat in enumerate(seats):
                 s.add(SeatRow(game_id=game_id, seat=i, name=seat.name, kind=seat.kind,
-                              token_hash=token_hash(tokens[i]) if i in tokens else None,
-                              owner=seat.owner))
+                              token_hash=hashes.get(i), owner=seat.owner))
             s.add(LeaseRow(game_id=game_id, owner=owner, epoch=epoch))
             s.flush()  # the lease before the deal: the fencing trigger reads it
             s.add(ActionRow(game_id=game_id, seq=0, seat=-1, action="deal", events=deal_events,
                             by="server", epoch=epoch))
+            if rematch_of is not None:  # only the first to ask makes it, whoever else tries
+                taken = s.execute(update(GameRow).where(GameRow.id == rematch_of,
+                                                        GameRow.rematch_id.is_(None))
+                                  .values(rematch_id=game_id))
+                if taken.rowcount != 1:  # type: ignore[attr-defined]
+                    raise RematchTaken(rematch_of)
 
     def _table(self, game_id: str, state: GameState, card: Card, seats: list[LiveSeat],
                call_seconds: float, msg_ids: dict[tuple[int, str], int]) -> LiveTable:
@@ -386,8 +429,10 @@ class Hub:
             return None
         if self.node is None:
             self.epochs[game_id] = got.epoch
-        return self._table(game_id, got.state, got.card, got.seats, got.call_seconds,
-                           got.msg_ids)
+        table = self._table(game_id, got.state, got.card, got.seats, got.call_seconds,
+                            got.msg_ids)
+        table.rematch = got.rematch
+        return table
 
     async def rebuild(self, game_id: str) -> StoredGame | None:
         """A game as stored: the same seed, the same actions, in order, replayed in the
@@ -402,7 +447,8 @@ class Hub:
                                          timeout=self.settings.replay_seconds)
         return StoredGame(game_id, jobs.attach(rebuilt.state, card), card,
                        [LiveSeat(s["seat"], s["name"], s["kind"], s["token_hash"])
-                        for s in seats], game["call_seconds"], rebuilt.msg_ids, game["epoch"])
+                        for s in seats], game["call_seconds"], rebuilt.msg_ids, game["epoch"],
+                       game["rematch"])
 
     async def routed(self, game_id: str) -> LiveTable | None:
         """A cluster's handle on a game in play, for its pages and sockets (never started:
@@ -434,7 +480,8 @@ class Hub:
             lease = s.get(LeaseRow, game_id)
             g = {"card_source": game.card_source, "card_name": game.card_name,
                  "rules": game.rules, "seed": game.seed, "call_seconds": game.call_seconds,
-                 "epoch": lease.epoch if lease is not None else 0}
+                 "epoch": lease.epoch if lease is not None else 0,
+                 "rematch": game.rematch_id}
             seats = [{"seat": r.seat, "name": r.name, "kind": r.kind,
                       "token_hash": r.token_hash} for r in game.seats]
             rows = s.scalars(select(ActionRow).where(ActionRow.game_id == game_id)

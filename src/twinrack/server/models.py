@@ -42,6 +42,9 @@ class GameRow(Base):
     call_seconds: Mapped[float] = mapped_column(default=10.0)
     version: Mapped[int] = mapped_column(Integer, default=0)
     result: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
+    #: the game its seats went on to play once this one ended (the first to ask made it;
+    #: each seat keeps its own token there)
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
     seats: Mapped[list[SeatRow]] = relationship(back_populates="game",
                                                 order_by="SeatRow.seat",

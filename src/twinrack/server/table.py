@@ -144,8 +144,9 @@ class LiveTable:
         self.helpers: set[asyncio.Task[Any]] = set()
         self.last_used = time.monotonic()
         #: the game a finished table went on to (its id and its seats' tokens), made by
-        #: the first seat to ask for a rematch and offered to the others
-        self.rematch: tuple[str, dict[int, str]] | None = None
+        #: the game the seats went on to (made by the first seat to ask; each keeps its
+        #: token there, so the link is the same for all and says nothing secret)
+        self.rematch: str | None = None
         self.rematch_lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ life cycle
@@ -592,15 +593,17 @@ class LiveTable:
                 "record_url": f"/api/games/{self.id}/record"}
 
     def _rematch_url(self, seat: int | None) -> str | None:
-        """This seat's own link to the rematch, once one was made (never another's)."""
-        if self.rematch is None or seat is None or seat not in self.rematch[1]:
+        """The rematch, once one was made, for a human seat (its token goes with it when
+        it asks this game's rematch route, which sends it on)."""
+        if self.rematch is None or seat is None or self.seats[seat].kind != "human":
             return None
-        return f"/t/{self.rematch[0]}?token={self.rematch[1][seat]}"
+        return f"/t/{self.rematch}"
 
-    def offer_rematch(self, game_id: str, tokens: dict[int, str]) -> None:
-        """Tell each seat of the finished game its own link to the rematch."""
-        self.rematch = (game_id, dict(tokens))
-        self._broadcast()
+    def offer_rematch(self, game_id: str) -> None:
+        """Tell the seats of the finished game that their rematch is ready."""
+        if self.rematch != game_id:
+            self.rematch = game_id
+            self._broadcast()
 
     async def set_always_ask(self, conn: Connection, on: bool) -> None:
         """The seat's "always ask" setting; passes it owes at once follow (see _silent)."""

@@ -12,7 +12,6 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from twinrack.server import wire
 from twinrack.server.deps import HubDep, LimitsDep, OwnerDep, PagesDep, Refused, https
 from twinrack.server.guard import BadMessage, check_action, read_message
-from twinrack.server.hub import NewSeat
 from twinrack.server.table import Connection, LiveTable, TableCommand
 from twinrack.server.workers import JobFailed
 
@@ -75,8 +74,8 @@ async def rematch(request: Request, game_id: str, table: TablePage, hub: HubDep,
                   page: PagesDep, limits: LimitsDep, owner: OwnerDep,
                   token: str = Form("", max_length=64)) -> Response:
     """The same seats, names, rules, card and call timer, a new seed: the first seat of a
-    finished game to ask creates it, every seat is offered its own link (on its table
-    page), and the asker goes straight to its seat (Post/Redirect/Get)."""
+    finished game to ask creates it (Hub.rematch), every seat is offered it on its table
+    page, and each goes to its own seat there with its own token (Post/Redirect/Get)."""
     token = token or request.cookies.get(f"twinrack_seat_{game_id}") or ""
     seat = await hub.seat_for_token(game_id, token) if token else None
     if seat is None:
@@ -86,18 +85,12 @@ async def rematch(request: Request, game_id: str, table: TablePage, hub: HubDep,
         return page.message(409, "Not finished yet", "A rematch starts once this game has "
                             "ended.", f"/t/{game_id}")
     async with table.rematch_lock:
-        if table.rematch is None:
-            if not limits.allow("tables"):
-                return page.message(429, "Too many new tables", "Too many new tables from "
-                                    "your address in a short time: wait a minute and try "
-                                    "again.", f"/t/{game_id}")
-            seats = [NewSeat(s.name, s.kind, owner if s.seat == seat else None)
-                     for s in table.seats]
-            made = await hub.create(table.state.rules, table.card, seats, table.call_seconds)
-            table.offer_rematch(made.game_id, made.tokens)
-    assert table.rematch is not None
-    new_id, tokens = table.rematch
-    return RedirectResponse(f"/t/{new_id}?token={tokens[seat]}", status_code=303)
+        if table.rematch is None and not limits.allow("tables"):
+            return page.message(429, "Too many new tables", "Too many new tables from your "
+                                "address in a short time: wait a minute and try again.",
+                                f"/t/{game_id}")
+        new_id = await hub.rematch(table, seat, owner)
+    return RedirectResponse(f"/t/{new_id}?token={token}", status_code=303)
 
 
 @router.get("/t/{game_id}/replay", response_class=HTMLResponse)

@@ -32,6 +32,9 @@ log = logging.getLogger("twinrack.bus")
 
 PREFIX = "twinrack"
 OWNERS = f"{PREFIX}:owners"
+#: "old new": the finished game ``old`` has its rematch ``new`` (for every worker that
+#: shows ``old`` to its seats)
+REMATCHES = f"{PREFIX}:rematches"
 WORKERS = f"{PREFIX}:workers"
 #: entries an inbox keeps at most (older ones are trimmed away)
 INBOX_KEPT = 10_000
@@ -77,6 +80,9 @@ class Bus:
     def announce(self, game_id: str, owner: str, epoch: int) -> None:
         self._queue("publish", OWNERS, f"{game_id} {owner} {epoch}")
 
+    def rematch_made(self, game_id: str, rematch_id: str) -> None:
+        self._queue("publish", REMATCHES, f"{game_id} {rematch_id}")
+
     def _queue(self, how: str, key: str, payload: str) -> None:
         self.outgoing.append((how, key, payload))
         if self.flusher is None or self.flusher.done():
@@ -101,9 +107,10 @@ class Bus:
 
     def start(self, on_command: Callable[[dict[str, Any]], None],
               on_message: Callable[[str], None],
-              on_announce: Callable[[str, str, int], None]) -> None:
+              on_announce: Callable[[str, str, int], None],
+              on_rematch: Callable[[str, str], None]) -> None:
         self.tasks = [asyncio.create_task(self._read_inbox(on_command), name="bus-inbox"),
-                      asyncio.create_task(self._listen(on_message, on_announce),
+                      asyncio.create_task(self._listen(on_message, on_announce, on_rematch),
                                           name="bus-channel")]
 
     async def _read_inbox(self, on_command: Callable[[dict[str, Any]], None]) -> None:
@@ -132,11 +139,12 @@ class Bus:
                     await self.reader.xtrim(key, minid=last, approximate=True)
 
     async def _listen(self, on_message: Callable[[str], None],
-                      on_announce: Callable[[str, str, int], None]) -> None:
+                      on_announce: Callable[[str, str, int], None],
+                      on_rematch: Callable[[str, str], None]) -> None:
         while True:
             pubsub = self.reader.pubsub(ignore_subscribe_messages=True)
             try:
-                await pubsub.subscribe(channel(self.worker), OWNERS)
+                await pubsub.subscribe(channel(self.worker), OWNERS, REMATCHES)
                 async for item in pubsub.listen():
                     data = item.get("data")
                     if not isinstance(data, str):
@@ -144,6 +152,8 @@ class Bus:
                     if item.get("channel") == OWNERS:
                         game_id, owner, epoch = data.split(" ")
                         on_announce(game_id, owner, int(epoch))
+                    elif item.get("channel") == REMATCHES:
+                        on_rematch(*data.split(" "))
                     else:
                         on_message(data)
             except asyncio.CancelledError:

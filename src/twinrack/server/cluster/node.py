@@ -84,7 +84,7 @@ class Node:
         card = practice_card()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.hub.card_of(card.source, card.path, "warm"), 60)
-        self.bus.start(self._command, self._message, self._announce)
+        self.bus.start(self._command, self._message, self._announce, self._rematch)
         await self._renew()
         self.tasks = [asyncio.create_task(self._renew_loop(), name="cluster-renew"),
                       asyncio.create_task(self._scan_loop(), name="cluster-scan")]
@@ -498,6 +498,12 @@ class Node:
         self.holders[game_id] = leases.Holder(owner, epoch, True, True)
         for sock in list(self.by_game.get(game_id, ())):
             self.bind(sock, owner, epoch)
+
+    def _rematch(self, game_id: str, rematch_id: str) -> None:
+        """Another worker made the rematch of ``game_id``: offer it here too."""
+        table = self.hub.tables.get(game_id)
+        if table is not None:
+            table.offer_rematch(rematch_id)
 
     async def _check_sockets(self, game_ids: list[str]) -> None:
         """Ask the database who runs the games of this worker's sockets, and follow."""

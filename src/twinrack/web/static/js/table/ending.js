@@ -11,15 +11,15 @@ export function Verdict({ score }) {
   </section>`;
 }
 
-/** Rematch: the first seat to ask makes the new table; the others get their own link. */
+/** Rematch: the first seat to ask makes the new table; once it exists the others are
+ * told, and the same form (which carries this seat's token) takes each to its own seat. */
 function Rematch({ game, token, link, seated }) {
   if (!seated) return null;
-  if (link) {
-    return html`<a class="button primary" id="rematch-link" href=${link}>Join the rematch</a>`;
-  }
+  const id = link ? "rematch-link" : "rematch-btn";
+  const label = link ? "Join the rematch" : "Rematch (same seats, new shuffle)";
   return html`<form method="post" action=${`/t/${encodeURIComponent(game)}/rematch`} class="inline">
     <input type="hidden" name="token" value=${token} />
-    <button type="submit" class="primary" id="rematch-btn">Rematch (same seats, new shuffle)</button>
+    <button type="submit" class="primary" id=${id}>${label}</button>
   </form>`;
 }
 
