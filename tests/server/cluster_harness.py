@@ -211,12 +211,15 @@ class Player:
                 return msg
 
     def act(self, action: str, msg_id: str) -> dict[str, Any]:
-        """Send until acknowledged (reconnecting as needed); returns the ack."""
+        """Send until acknowledged (reconnecting as needed); returns the ack, or the
+        refusal when the table had moved on (it passed for a seat that could only pass),
+        once this seat has seen the newer state."""
         deadline = time.monotonic() + self.patience
         while time.monotonic() < deadline:
             try:
                 assert self.ws is not None
-                self.ws.send(json.dumps({"type": "action", "version": self.state["version"],
+                sent = self.state["version"]
+                self.ws.send(json.dumps({"type": "action", "version": sent,
                                          "msg_id": msg_id, "action": action}))
                 wait_until = time.monotonic() + 2.0
                 while time.monotonic() < wait_until:
@@ -224,6 +227,9 @@ class Player:
                     if msg.get("msg_id") != msg_id:
                         continue
                     if msg["type"] == "ack":
+                        return msg
+                    if msg.get("code") == "stale_version":
+                        self.catch_up(sent + 1)
                         return msg
                     assert msg.get("retryable") is True, msg
                     time.sleep(0.1)
@@ -251,11 +257,17 @@ def play(players: dict[int, Player], rng: random.Random, steps: int, first: int 
     how many were acknowledged."""
     n = 0
     while n < steps and players[0].state["view"]["phase"] != "over":
+        newest = max(q.state["version"] for q in players.values())
+        for q in players.values():
+            q.catch_up(newest)
+        if players[0].state["view"]["phase"] == "over":
+            break
         seat = players[0].state["view"]["to_act"][0]
         p = players[seat]
-        p.catch_up(players[0].state["version"])
         legal = [x["text"] for x in p.state["legal"] if x["verb"] != "move"]
         ack = p.act(rng.choice(legal), f"c{first + n}")
+        if ack["type"] != "ack":
+            continue  # the table moved on before the action came: choose again
         for q in players.values():
             q.catch_up(ack["version"])
         n += 1

@@ -45,6 +45,9 @@ TAKE_AT_ONCE = 25
 ROUTES_KEPT = 2000
 #: games in play /healthz lists by owner, at most
 HEALTH_GAMES = 1000
+#: how long a stopping worker may spend handing its tables over, and on each step after
+STOP_SECONDS = 20.0
+STOP_STEP_SECONDS = 5.0
 
 MOVING = {"type": "error", "code": "table_moving", "retryable": True,
           "message": "the table is moving to another server; send the same command again "
@@ -90,15 +93,23 @@ class Node:
                       asyncio.create_task(self._scan_loop(), name="cluster-scan")]
 
     async def stop(self) -> None:
-        """Hand every table over (drain), then leave the cluster."""
+        """Hand every table over (drain), then leave the cluster. Each step has a time
+        limit, so a worker asked to stop always stops: what a step could not do (the
+        database or Redis away) the leases' expiry does for it."""
         with contextlib.suppress(Exception):
-            await self.drain()
+            async with asyncio.timeout(STOP_SECONDS):
+                await self.drain()
         for t in [*self.tasks, *self.loading.values(), *self.helpers]:
             t.cancel()
         with contextlib.suppress(Exception):
-            await self.hub.db.run(leases.leave, self.hub.db, self.worker)
-        await self.bus.forget()
-        await self.bus.close()
+            async with asyncio.timeout(STOP_STEP_SECONDS):
+                await self.hub.db.run(leases.leave, self.hub.db, self.worker)
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(STOP_STEP_SECONDS):
+                await self.bus.forget()
+        with contextlib.suppress(Exception):
+            async with asyncio.timeout(STOP_STEP_SECONDS):
+                await self.bus.close()
 
     def _spawn(self, coro: Any) -> None:
         task: asyncio.Task[Any] = asyncio.ensure_future(coro)
