@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -19,6 +20,7 @@ from twinrack.bots.hints import hints
 from twinrack.engine import (
     Action,
     Claim,
+    GameState,
     RuleSet,
     apply,
     legal_actions,
@@ -29,6 +31,7 @@ from twinrack.engine import (
 from twinrack.engine.advice import kills_rack
 from twinrack.engine.events import parse_event
 from twinrack.narration import LABELS, narrate_log, tone
+from twinrack.server import wire
 from twinrack.server.wire import PROTOCOL, claim_advice
 
 
@@ -179,11 +182,22 @@ def test_two_people_play_by_invite_link(database_url: str) -> None:
 @pytest.mark.parametrize(("variant", "players", "seed"), [
     ("siamese", "2", 11), ("royale", "3", 12), ("royale", "4", 13), ("imperial", "2", 14)])
 def test_every_message_is_exactly_the_engine_view_of_that_seat(
-        database_url: str, variant: str, players: str, seed: int) -> None:
+        database_url: str, variant: str, players: str, seed: int,
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """No hidden tile leaks, over random games of every variant: each state message carries
     the engine's view for its seat at that version (and the engine's views are tested to
     hold nothing hidden), its legal actions as objects that say exactly those actions, and
-    the log as that seat may see it, narrated for it."""
+    the log as that seat may see it, narrated for it. What a claim would do is worked out
+    in the worker pool, never by the server's own process (it may take a tenth of a
+    second in a big game)."""
+
+    here: list[int] = []  # the versions the server's own process worked advice out at
+
+    def counted(game: GameState, action: Claim) -> dict[str, Any]:
+        here.append(game.version)
+        return claim_advice(game, action)
+
+    monkeypatch.setattr(wire, "claim_advice", counted)
     with make_client(database_url) as client:
         game_id, tokens = create_table(client, variant=variant, players=players,
                                        seat1="random", seat2="random", seat3="random",
@@ -251,6 +265,7 @@ def test_every_message_is_exactly_the_engine_view_of_that_seat(
         assert m["log_start"] + len(m["log"]) == len(events)  # the whole log, in the end
     assert checked > 50
     assert not any(m["type"] == "hints" for m in watcher)
+    assert here == []
     hinted = [m for m in player if m["type"] == "hints"]
     assert hinted
     for m in hinted:  # computed in the worker pool from that seat's own view and actions

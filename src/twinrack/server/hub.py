@@ -26,7 +26,8 @@ from twinrack.server import jobs, wire
 from twinrack.server.config import Settings
 from twinrack.server.db import Database
 from twinrack.server.models import ActionRow, CardRow, GameRow, LeaseRow, SeatRow
-from twinrack.server.table import LiveSeat, LiveTable
+from twinrack.server.seats import LiveSeat
+from twinrack.server.table import LiveTable
 from twinrack.server.workers import Workers
 
 if TYPE_CHECKING:

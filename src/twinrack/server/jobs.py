@@ -107,6 +107,17 @@ def hints_for(source: str, name: str, seat_view: View,
     return out
 
 
+def legal_for(source: str, name: str, state: GameState,
+              seats: Sequence[int]) -> dict[int, list[dict[str, Any]]]:
+    """The legal actions of ``seats`` as protocol objects, with what each claim would do
+    (trying a claim replays the window on a copy of the game: too slow for the event
+    loop in a big game)."""
+    from twinrack.server.wire import legal_objects
+
+    attach(state, card_of(source, name))
+    return {seat: legal_objects(state, seat) for seat in seats}
+
+
 # ---------------------------------------------------------------------- games
 
 

@@ -21,7 +21,6 @@ import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import WebSocket
@@ -40,6 +39,7 @@ from twinrack.engine import (
 )
 from twinrack.errors import IllegalActionError, TwinRackError
 from twinrack.server import jobs, wire
+from twinrack.server.seats import Connection, LiveSeat, TableCommand
 from twinrack.server.workers import Workers
 
 log = logging.getLogger("twinrack.table")
@@ -50,63 +50,6 @@ Tail = Callable[[str, int], Awaitable[list[dict[str, Any]]]]
 
 #: the longest wait between two attempts to reach the database while paused
 MAX_BACKOFF = 5.0
-
-
-@dataclass
-class LiveSeat:
-    seat: int
-    name: str
-    kind: str  # "human" or a bot level
-    token_hash: str | None = None
-    connected: int = 0
-    left_at: float | None = None  # when the last connection of a human closed
-    #: keep claim windows open even when passing is all this seat may do (the page's
-    #: "always ask" setting): passing at once would tell the table it could not claim
-    always_ask: bool = False
-
-    @property
-    def is_bot(self) -> bool:
-        return self.kind != "human"
-
-
-@dataclass(eq=False)
-class Connection:
-    ws: WebSocket | None  # None: a socket held by another worker of a cluster
-    seat: int | None
-    hints: bool = False  # the browser turns hints on with {"type": "hints", "on": true}
-    log_sent: int = 0
-    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
-    writer: asyncio.Task[None] | None = None
-
-    async def pump(self) -> None:
-        """Send queued messages in order; a slow browser never blocks the table."""
-        while True:
-            text = await self.outbox.get()
-            if text is None or self.ws is None:
-                return
-            try:
-                await self.ws.send_text(text)
-            except Exception:  # the socket is gone; the reader side cleans up
-                return
-
-    def send(self, msg: dict[str, Any] | None) -> None:
-        """Queue a message, encoded at once: queued text holds no objects for the
-        garbage collector to walk, however slow the browser."""
-        self.outbox.put_nowait(None if msg is None else wire.encode(msg))
-
-
-@dataclass
-class TableCommand:
-    kind: str  # "action", "bot", "bot_move", "timer", "wake", "resume", "autopass", "takeover"
-    seat: int | None = None
-    version: int | None = None
-    msg_id: str | None = None
-    text: str = ""
-    conn: Connection | None = None
-    done: asyncio.Future[None] | None = None
-    action: Action | None = None
-    rng_state: Any = None
-    rows: list[dict[str, Any]] = field(default_factory=list)
 
 
 class LiveTable:
@@ -357,6 +300,7 @@ class LiveTable:
         if not await self._commit(action, by=by, msg_id=msg_id):
             return False
         await self._auto_pass()
+        await self._prepare_legal()
         self._announce()
         return True
 
@@ -611,6 +555,27 @@ class LiveTable:
             self.seats[conn.seat].always_ask = on
             self._schedule()
         self._send_state(conn)
+
+    async def _prepare_legal(self) -> None:
+        """In a claim window, the legal actions of the seats to act, with what each claim
+        would do, are worked out in the worker pool before anyone is told (on the event
+        loop that could take a tenth of a second in a big game). Should the pool fail,
+        the claims go out without their advice rather than hold the table up."""
+        st = self.state
+        if st.window is None or self.paused or self.closed:
+            return
+        seats = [s for s in st.to_act() if self.legal_sent.get(s, (None,))[0] != st.version]
+        if not seats:
+            return
+        try:
+            made = await self.workers.run(self.id, jobs.legal_for, self.card.source,
+                                          self.card.path, jobs.detach(st.copy()), seats)
+        except TwinRackError as err:
+            log.warning("table %s: claim advice: %s", self.id, err.message)
+            made = {seat: wire.legal_objects(st, seat, advice=False) for seat in seats}
+        if self.state.version == st.version:
+            for seat, objects in made.items():
+                self.legal_sent[seat] = (st.version, objects)
 
     def _legal(self, seat: int | None) -> list[dict[str, Any]]:
         """The seat's legal actions as protocol objects, built once per version (every

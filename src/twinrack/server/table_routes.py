@@ -12,7 +12,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from twinrack.server import wire
 from twinrack.server.deps import HubDep, LimitsDep, OwnerDep, PagesDep, Refused, https
 from twinrack.server.guard import BadMessage, check_action, read_message
-from twinrack.server.table import Connection, LiveTable, TableCommand
+from twinrack.server.seats import Connection, TableCommand
+from twinrack.server.table import LiveTable
 from twinrack.server.workers import JobFailed
 
 log = logging.getLogger("twinrack.server")

@@ -89,13 +89,13 @@ def action_object(action: Action, kills: bool = False) -> dict[str, Any]:
     return {"verb": action.verb, "text": action.body()} if made is None else made(action, kills)
 
 
-def legal_objects(state: GameState, seat: int) -> list[dict[str, Any]]:
+def legal_objects(state: GameState, seat: int, advice: bool = True) -> list[dict[str, Any]]:
     """Every action ``seat`` may take now, as protocol objects; a claim also says what it
-    would do (``advice``)."""
+    would do (``advice``, unless told not to)."""
     out = []
     for a in legal_actions(state, seat):
         obj = action_object(a, a.verb == Expose.verb and kills_rack(state, a))
-        if isinstance(a, Claim) and state.window is not None:
+        if advice and isinstance(a, Claim) and state.window is not None:
             obj["advice"] = claim_advice(state, a)
         out.append(obj)
     return out

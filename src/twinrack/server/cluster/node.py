@@ -32,7 +32,8 @@ from twinrack.server.cluster.relay import (
     Socket,
 )
 from twinrack.server.config import Settings
-from twinrack.server.table import Connection, LiveTable, TableCommand
+from twinrack.server.seats import Connection, TableCommand
+from twinrack.server.table import LiveTable
 
 if TYPE_CHECKING:
     from twinrack.server.hub import Hub

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 from fastapi import WebSocket
 
 from twinrack.server import wire
-from twinrack.server.table import Connection, LiveTable, TableCommand
+from twinrack.server.seats import Connection, TableCommand
+from twinrack.server.table import LiveTable
 
 if TYPE_CHECKING:
     from twinrack.server.cluster.node import Node
