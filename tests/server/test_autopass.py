@@ -5,6 +5,10 @@ that seat (passing at once tells the table it could not claim)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
+
+import pytest
+from sqlalchemy.exc import OperationalError
 
 from tests.server.drive import Players
 from tests.server.helpers import make_client
@@ -41,10 +45,46 @@ def test_nobody_is_asked_when_pass_is_all_they_may_do(database_url: str) -> None
     assert passes > 20
 
 
-def test_always_ask_keeps_the_window_open_for_that_seat(database_url: str) -> None:
-    with make_client(database_url) as client, Players.at_new_table(client) as table:
+def test_always_ask_keeps_the_window_open_for_that_seat(service_url: str) -> None:
+    """(In a cluster the switch goes to the worker that runs the table.)"""
+    with make_client(service_url) as client, Players.at_new_table(client) as table:
         table.socks[1].send_json({"type": "always_ask", "on": True})
         while table.next_state(1)["always_ask"] is not True:
             pass
         asked = _play(table, 120, seed=5)
     assert asked[0] == 0 and asked[1] > 5
+
+
+def test_always_ask_is_stored_and_outlives_a_restart(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'twinrack.db'}"
+    with make_client(url) as client, Players.at_new_table(client) as table:
+        table.socks[1].send_json({"type": "always_ask", "on": True})
+        while table.next_state(1)["always_ask"] is not True:
+            pass
+        game_id = table.game_id
+    with make_client(url) as client:  # a new process: the table is rebuilt from the rows
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+        rebuilt = client.portal.call(hub.get, game_id)
+        assert [s.always_ask for s in rebuilt.seats] == [False, True]
+
+
+def test_a_setting_that_cannot_be_stored_changes_nothing(database_url: str,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    with make_client(database_url) as client, Players.at_new_table(client) as table:
+        hub = client.app.state.hub  # type: ignore[attr-defined]
+
+        def disk_full(*_: object) -> None:
+            raise OperationalError("UPDATE seats", {}, Exception("disk I/O error"))
+
+        monkeypatch.setattr(hub, "_keep_always_ask", disk_full)
+        table.socks[1].send_json({"type": "always_ask", "on": True})
+        while (msg := table.socks[1].receive_json())["type"] != "error":
+            pass
+        assert msg["code"] == "storage_unavailable" and msg["retryable"] is True
+        assert hub.tables[table.game_id].seats[1].always_ask is False
+        monkeypatch.undo()  # the disk is back: the same switch now takes
+        table.socks[1].send_json({"type": "always_ask", "on": True})
+        while table.next_state(1)["always_ask"] is not True:
+            pass
+        assert hub.tables[table.game_id].seats[1].always_ask is True

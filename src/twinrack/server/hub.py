@@ -286,7 +286,8 @@ class Hub:
         table = LiveTable(game_id, state, card, seats, self.store, self.stored_after,
                       self.workers, call_seconds=call_seconds,
                       grace_seconds=self.settings.grace_seconds,
-                      bot_delay=self.settings.bot_delay, msg_ids=msg_ids)
+                      bot_delay=self.settings.bot_delay, msg_ids=msg_ids,
+                      keep_setting=self.keep_always_ask)
         self.tables[game_id] = table
         self._evict()
         return table
@@ -447,7 +448,8 @@ class Hub:
                                          card.path, game["rules"], game["seed"], actions,
                                          timeout=self.settings.replay_seconds)
         return StoredGame(game_id, jobs.attach(rebuilt.state, card), card,
-                       [LiveSeat(s["seat"], s["name"], s["kind"], s["token_hash"])
+                       [LiveSeat(s["seat"], s["name"], s["kind"], s["token_hash"],
+                                 always_ask=s["always_ask"])
                         for s in seats], game["call_seconds"], rebuilt.msg_ids, game["epoch"],
                        game["rematch"])
 
@@ -484,7 +486,8 @@ class Hub:
                  "epoch": lease.epoch if lease is not None else 0,
                  "rematch": game.rematch_id}
             seats = [{"seat": r.seat, "name": r.name, "kind": r.kind,
-                      "token_hash": r.token_hash} for r in game.seats]
+                      "token_hash": r.token_hash, "always_ask": r.always_ask}
+                     for r in game.seats]
             rows = s.scalars(select(ActionRow).where(ActionRow.game_id == game_id)
                              .order_by(ActionRow.seq)).all()
             actions = [{"seq": r.seq, "seat": r.seat, "action": r.action, "events": r.events,
@@ -512,6 +515,14 @@ class Hub:
 
     async def claim_owner(self, game_id: str, seat: int, owner: str) -> None:
         await self.db.run(self._claim_owner, game_id, seat, owner)
+
+    async def keep_always_ask(self, game_id: str, seat: int, on: bool) -> None:
+        await self.db.run(self._keep_always_ask, game_id, seat, on)
+
+    def _keep_always_ask(self, game_id: str, seat: int, on: bool) -> None:
+        with self.db.unit() as s:
+            s.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+                      .values(always_ask=on))
 
     def _claim_owner(self, game_id: str, seat: int, owner: str) -> None:
         with self.db.unit() as s:

@@ -6,6 +6,7 @@ from datetime import datetime
 
 from sqlalchemy import (
     JSON,
+    Boolean,
     DateTime,
     Float,
     ForeignKey,
@@ -13,6 +14,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
     func,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -63,6 +65,9 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(16))
     #: sha256 of the seat's secret invite token (humans only)
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    #: keep claim windows open for this seat even when it may only pass (its page's
+    #: "always ask" setting)
+    always_ask: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: the browser (cookie id) that took this seat, for "my games"
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 

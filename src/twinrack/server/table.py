@@ -45,6 +45,8 @@ from twinrack.server.workers import Workers
 log = logging.getLogger("twinrack.table")
 
 Store = Callable[..., Awaitable[None]]
+#: records a seat's "always ask" setting: (game id, seat, on)
+KeepSetting = Callable[[str, int, bool], Awaitable[None]]
 #: the actions stored after ``seq`` (what a write that seemed to fail may have stored)
 Tail = Callable[[str, int], Awaitable[list[dict[str, Any]]]]
 
@@ -58,8 +60,10 @@ class LiveTable:
     def __init__(self, game_id: str, state: GameState, card: Card, seats: list[LiveSeat],
                  store: Store, tail: Tail, workers: Workers, *, call_seconds: float,
                  grace_seconds: float, bot_delay: float,
-                 msg_ids: dict[tuple[int, str], int] | None = None) -> None:
+                 msg_ids: dict[tuple[int, str], int] | None = None,
+                 keep_setting: KeepSetting | None = None) -> None:
         self.id = game_id
+        self.keep_setting = keep_setting
         self.state = state
         self.card = card
         self.seats = seats
@@ -550,9 +554,20 @@ class LiveTable:
             self._broadcast()
 
     async def set_always_ask(self, conn: Connection, on: bool) -> None:
-        """The seat's "always ask" setting; passes it owes at once follow (see _silent)."""
-        if conn.seat is not None:
-            self.seats[conn.seat].always_ask = on
+        """The seat's "always ask" setting, stored first (a failed write changes nothing
+        and says so); passes it owes at once follow (see _silent)."""
+        seat = conn.seat
+        if seat is not None and self.seats[seat].always_ask != on:
+            try:
+                if self.keep_setting is not None:
+                    await self.keep_setting(self.id, seat, on)
+            except Exception as err:
+                log.warning("table %s: storing seat %d's setting failed (%r)", self.id,
+                            seat, err)
+                conn.send({"type": "error", "code": "storage_unavailable", "retryable": True,
+                           "message": "the setting could not be saved: try again"})
+                return
+            self.seats[seat].always_ask = on
             self._schedule()
         self._send_state(conn)
 

@@ -368,6 +368,8 @@ class Node:
             if kind == "resync":
                 conn.log_sent = 0
             self._spawn(table.set_hints(conn, bool(msg.get("on", conn.hints))))
+        elif kind == "always_ask":
+            self._spawn(table.set_always_ask(conn, bool(msg.get("on"))))
 
     def _drop_remote(self, key: tuple[str, str], game_id: str, conn: RemoteConnection) -> None:
         self.remote.pop(key, None)
@@ -475,16 +477,19 @@ class Node:
             return
         sock.tell({**MOVING, "msg_id": cmd.msg_id})
 
-    async def route_hints(self, game_id: str, conn: Connection, on: bool) -> None:
+    async def route_setting(self, game_id: str, conn: Connection, kind: str,
+                            on: bool) -> None:
+        """A socket's "hints" or "always_ask" switch, to the table's owner."""
         sock = self.by_conn.get(conn)
         if sock is None:
             return
         if sock.owner == self.worker:
             table = self.hub.tables.get(game_id)
             if table is not None and conn in table.conns:
-                await table.set_hints(conn, on)
+                await (table.set_hints(conn, on) if kind == "hints"
+                       else table.set_always_ask(conn, on))
         elif sock.owner is not None:
-            self.bus.command(sock.owner, {"k": "hints", "t": game_id, "s": sock.id,
+            self.bus.command(sock.owner, {"k": kind, "t": game_id, "s": sock.id,
                                           "w": self.worker, "on": on})
 
     def _message(self, payload: str) -> None:

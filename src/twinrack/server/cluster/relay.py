@@ -142,4 +142,7 @@ class RoutedTable(LiveTable):
 
     async def set_hints(self, conn: Connection, on: bool) -> None:
         conn.hints = on
-        await self.node.route_hints(self.id, conn, on)
+        await self.node.route_setting(self.id, conn, "hints", on)
+
+    async def set_always_ask(self, conn: Connection, on: bool) -> None:
+        await self.node.route_setting(self.id, conn, "always_ask", on)
