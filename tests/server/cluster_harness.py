@@ -240,6 +240,17 @@ class Player:
                 self.connect()
         raise AssertionError(f"seat {self.seat}: {msg_id} was never acknowledged")
 
+    def wait_for_news(self) -> None:
+        """The next message (or a second of silence): while the table is paused its seats
+        may do nothing."""
+        try:
+            self._recv(1.0)
+        except TimeoutError:
+            pass
+        except (ConnectionClosed, OSError):
+            self.reconnects += 1
+            self.connect()
+
     def catch_up(self, version: int) -> None:
         deadline = time.monotonic() + self.patience
         while self.state.get("version", -1) < version:
@@ -256,7 +267,9 @@ def play(players: dict[int, Player], rng: random.Random, steps: int, first: int 
     """``steps`` random legal actions (never a pure rearrangement), or to the end; returns
     how many were acknowledged."""
     n = 0
+    give_up = time.monotonic() + 600  # a table that never plays on again fails the test
     while n < steps and players[0].state["view"]["phase"] != "over":
+        assert time.monotonic() < give_up, f"the game stood still after {n} actions"
         newest = max(q.state["version"] for q in players.values())
         for q in players.values():
             q.catch_up(newest)
@@ -265,6 +278,9 @@ def play(players: dict[int, Player], rng: random.Random, steps: int, first: int 
         seat = players[0].state["view"]["to_act"][0]
         p = players[seat]
         legal = [x["text"] for x in p.state["legal"] if x["verb"] != "move"]
+        if not legal:  # paused (its database away): nothing to do until it plays on
+            p.wait_for_news()
+            continue
         ack = p.act(rng.choice(legal), f"c{first + n}")
         if ack["type"] != "ack":
             continue  # the table moved on before the action came: choose again
