@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -51,6 +52,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield base
 
 
+@pytest.fixture
+def quick_calls(tmp_path: Path) -> Iterator[str]:
+    """The same server with a one-second call timer, for the whole game that leaves every
+    claim window it could claim in to the timer (the lobby offers three seconds at least;
+    the server's own default may be shorter)."""
+    with served(tmp_path, TWINRACK_BOT_DELAY="0.02", TWINRACK_GRACE_SECONDS=str(GRACE),
+                TWINRACK_CALL_SECONDS="1") as base:
+        yield base
+
+
 def open_table(browser: Any, server: str, viewport: dict[str, int], variant: str = "siamese",
                players: int = 2, bot: str = "random") -> tuple[Any, Any, PageErrors]:
     """A new table of ``variant`` against bots, opened at this seat."""
@@ -62,6 +73,7 @@ def open_table(browser: Any, server: str, viewport: dict[str, int], variant: str
     page.select_option("select[name=players]", str(players))
     for s in range(1, players):
         page.select_option(f"select[name=seat{s}]", bot)
+    page.fill("input[name=call_seconds]", "")  # the server's own call timer
     page.click("#create-table")  # every other seat a bot's: straight to the table
     page.wait_for_selector("#table-app")
     return ctx, page, errors
@@ -101,11 +113,12 @@ def page_size(page: Any) -> tuple[int, int]:
 
 
 def test_a_whole_game_without_a_pass_click_then_the_end_screen_and_a_rematch(
-        server: str, browser: Any) -> None:
+        quick_calls: str, browser: Any) -> None:
     """Auto-pass: where this seat cannot claim, the window closes without it; where it
     could, the call timer runs out (no Pass is ever clicked). Then the end screen: the
     verdict first, every hand shown, the score, Replay, Verify, Rematch and New game; the
     rematch seats the same players at a new table with a new shuffle."""
+    server = quick_calls
     ctx, page, errors = open_table(browser, server, DESKTOP)
     gid = game_id(page)
     names = page.locator(".seat-head h2, .seat-head h3").all_inner_texts()
