@@ -11,10 +11,10 @@ import pytest
 SERVICES = "services"
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.get_closest_marker("postgres") is not None:
-            item.add_marker(pytest.mark.xdist_group(SERVICES))
-        elif item.get_closest_marker("browser") is not None:
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__ if item.module
-                                                    else "browser"))
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """(As each test is collected: xdist reads the groups into the test ids afterwards.)"""
+    if item.get_closest_marker("postgres") is not None:
+        item.add_marker(pytest.mark.xdist_group(SERVICES))
+    elif item.get_closest_marker("browser") is not None:
+        module = getattr(item, "module", None)
+        item.add_marker(pytest.mark.xdist_group(module.__name__ if module else "browser"))
