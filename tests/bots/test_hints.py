@@ -25,8 +25,8 @@ def test_the_plan_splits_the_holding_between_the_racks() -> None:
     rack lists the plan's line first (rack 1 gives two Flowers to rack 2's pairs)."""
     game = rig(R(), hands=[KONGS], picks="N", avoid="8C 2B 6B F")
     h = _hints(game)
-    assert h.summary == ("Best plan: 2468-3 on rack 1 (3 away) + Pairs-3 on rack 2 (6 away): "
-                         "9 away in all, 85 points.")
+    assert h.summary == ("Best plan once you discard 1 Dot: 2468-3 on rack 1 (3 away) + "
+                         "Pairs-3 on rack 2 (6 away): 9 away in all, 85 points.")
     first, second = (r.lines[0] for r in h.racks)
     assert [(n.tile, n.count, n.unseen) for n in first.needs] == [("8C", 1, 1), ("F", 2, 5)]
     assert (first.id, first.away, first.plan_away) == ("2468-3", 3, 9)

@@ -499,8 +499,10 @@ def _claim(view: View, pl: Planner, seat: Position, racks: Racks, plan: _Plan | 
 # ---------------------------------------------------------------------- together
 
 
-def _summary(mahjongg: MahjonggHint | None, plan: _Plan | None, racks: Sequence[RackHint]
-             ) -> str:
+def _summary(mahjongg: MahjonggHint | None, plan: _Plan | None, racks: Sequence[RackHint],
+             discard: int | None) -> str:
+    """The picture in one line: the plan is that of the holding after the suggested
+    discard, so it says so (beside "goes from 8 to 9 away", "9 away" reads rightly)."""
     if mahjongg is not None:
         return mahjongg.text
     if plan is None:
@@ -508,7 +510,8 @@ def _summary(mahjongg: MahjonggHint | None, plan: _Plan | None, racks: Sequence[
     parts = [f"{r.lines[0].id} on rack {r.rack} ({r.lines[0].away} away)"
              for r in racks if r.lines and r.lines[0].plan_away == plan.away]
     value = sum(h.value for h in plan.hands)
-    return f"Best plan: {' + '.join(parts)}: {plan.away} away in all, {value} points."
+    after = "" if discard is None else f" once you discard {tile_label(discard)}"
+    return f"Best plan{after}: {' + '.join(parts)}: {plan.away} away in all, {value} points."
 
 
 def hints(view: View, card: Card, top: int = 3, legal: Sequence[Action] = ()) -> Hints:
@@ -541,5 +544,5 @@ def hints(view: View, card: Card, top: int = 3, legal: Sequence[Action] = ()) ->
     claim = None
     if mahjongg is None and view.window is not None:
         claim = _claim(view, pl, seat, racks, plan, legal)
-    return Hints(_summary(mahjongg, plan, rack_hints), tuple(rack_hints), discard,
+    return Hints(_summary(mahjongg, plan, rack_hints, tile), tuple(rack_hints), discard,
                  tuple(p.hint for p in plans), claim, mahjongg)
