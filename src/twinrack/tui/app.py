@@ -5,7 +5,8 @@ Jonggs and dead marks), the discard pool (the latest discard, then every discard
 by player), the player's racks with a cursor, a status line, a log and, on ``h`` (or from
 the start with ``--hints``), hints; ``g`` puts the cursor on the discard they suggest. At
 the end the score dialog saves the game's record (by itself with ``--record``, else on
-``w``) and says where, so that ``twinrack replay --verify`` can check it.
+``w``) and says where, so that ``twinrack replay --verify`` can check it; ``r`` reviews
+the player's game with the master (:mod:`twinrack.tui.review`).
 
 Every key turns into an engine action that is looked up in ``legal_actions`` before it is
 applied; a key whose action is not legal changes nothing and the status line says why, in
@@ -29,6 +30,7 @@ from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, RichLog, Static
 
+from twinrack.bots.review import Review
 from twinrack.card import Card
 from twinrack.engine import (
     Action,
@@ -51,6 +53,7 @@ from twinrack.tiles import INDEX
 from twinrack.tui import render, status
 from twinrack.tui.arrangement import Arrangement
 from twinrack.tui.dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, ScoreScreen
+from twinrack.tui.review import ReviewScreen
 from twinrack.tui.table import TerminalTable
 
 
@@ -94,6 +97,7 @@ class Board(Screen[None]):
         Binding("g", "suggested", "Suggested discard", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("n", "new_game", "New", show=False),
+        Binding("r", "review", "Review", show=False),
         Binding("q", "quit_game", "Quit"),
     ]
 
@@ -123,6 +127,7 @@ class Board(Screen[None]):
         self.call_timer: Timer | None = None
         self.call_left = 0
         self.score_shown = False
+        self.reviewed: Review | None = None  # this game's review, once made
         self.log_lines: list[str] = []  # everything written to the log (tests read it)
 
     # ------------------------------------------------------------------ layout
@@ -161,6 +166,7 @@ class Board(Screen[None]):
         self.seen_turn = -1
         self.prompted = None
         self.score_shown = False
+        self.reviewed = None
         self.saved = None
         self.save_problem = ""
         app = self.app
@@ -613,7 +619,22 @@ class Board(Screen[None]):
             elif what == "quit":
                 self.app.exit()
 
-        self.app.push_screen(ScoreScreen(self.score_text(), self.save_record), done)
+        self.app.push_screen(ScoreScreen(self.score_text(), self.save_record,
+                                         self.action_review), done)
+
+    def action_review(self) -> None:
+        """Review the player's game with the master once it is over (made once a game)."""
+        if not self.table.over:
+            self.say("The review comes when the game is over.")
+            return
+        generation = self.generation
+
+        def keep(found: Review) -> None:
+            if generation == self.generation:
+                self.reviewed = found
+
+        self.app.push_screen(ReviewScreen.of_game(self.table.state, self.table.seat,
+                                                  self.reviewed, keep))
 
 
 # ---------------------------------------------------------------------------- the app
@@ -634,7 +655,7 @@ class PlayApp(App[None]):
     #hints { height: auto; max-height: 60%; border: round $warning; padding: 0 1; }
     #log { height: 1fr; border: round $primary-darken-2; }
     #status { height: 2; padding: 0 1; background: $panel; }
-    ConfirmScreen, HelpScreen, ScoreScreen { align: center middle; }
+    ConfirmScreen, HelpScreen, ScoreScreen, ReviewScreen { align: center middle; }
     ChoiceScreen { align: center bottom; }
     #dialog { width: 90%; max-width: 100; height: auto; max-height: 90%;
               border: thick $accent; background: $surface; padding: 0 1; }

@@ -89,20 +89,23 @@ class HelpScreen(ModalScreen[None]):
 
 
 class ScoreScreen(ModalScreen[str | None]):
-    """The itemized score at the end: ``n`` new game, ``w`` save the game's record, ``q``
-    quit, Esc back to the table."""
+    """The itemized score at the end: ``n`` new game, ``w`` save the game's record, ``r``
+    review the player's game, ``q`` quit, Esc back to the table."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "done('new')", "New game"),
         Binding("w", "save", "Save record"),
+        Binding("r", "review", "Review my game"),
         Binding("q", "done('quit')", "Quit"),
         Binding("escape", "done(None)", "Table"),
     ]
 
-    def __init__(self, text: Text, save: Callable[[], Text] | None = None) -> None:
+    def __init__(self, text: Text, save: Callable[[], Text] | None = None,
+                 review: Callable[[], None] | None = None) -> None:
         super().__init__()
         self.text = text
         self.save = save
+        self.review = review
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="dialog"):
@@ -113,6 +116,11 @@ class ScoreScreen(ModalScreen[str | None]):
         if self.save is not None:
             self.text = self.save()
             self.query_one("#score", Static).update(self.text)
+
+    def action_review(self) -> None:
+        """Open the review of the player's game over this dialog."""
+        if self.review is not None:
+            self.review()
 
     def action_done(self, what: str | None) -> None:
         self.dismiss(what)

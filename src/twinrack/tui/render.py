@@ -317,7 +317,7 @@ def score_text(sc: Score, names: Sequence[str], reason: str | None, winner: int 
         out.append(f"\n{record}\n", style="bold")
     saved = record.startswith("Record saved")
     out.append("\nn new game" + ("" if saved else " · w save the record") +
-               " · q quit · Esc look at the table", style="italic")
+               " · r review your game · q quit · Esc look at the table", style="italic")
     return out
 
 
@@ -438,6 +438,7 @@ HELP = """\
 
 [b]At the end[/b]
   w          save the game's record (twinrack replay --verify checks it)
+  r          review your game: the three biggest mistakes and your chance of finishing
 
 Exposures that would make a rack dead are marked !! KILLS and ask you to confirm.
 Tiles: 1B-9B Bams (green), 1C-9C Craks (red), 1D-9D Dots (blue), N E W S winds,
