@@ -7,6 +7,9 @@ import threading
 from typing import Any
 
 import pytest
+from rich.text import Text
+from textual.app import App
+from textual.widgets import Static
 
 from tests.tui.test_play import SIZE, play_to_the_end, shown, status
 from twinrack.bots.review import Review, ReviewError, review
@@ -102,3 +105,45 @@ async def test_r_during_the_game_says_the_review_comes_at_the_end() -> None:
         await pilot.press("r")
         assert app.screen is app.board and app.board.table.state.version == version
         assert "The review comes when the game is over." in status(app)
+
+
+async def test_an_unexpected_failure_is_one_line_not_a_traceback() -> None:
+    def boom() -> Review:
+        raise RuntimeError("the expert ran out of plans")
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(ReviewScreen(boom))
+
+    app = Host()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        content = app.screen.query_one("#review", Static).content
+        assert isinstance(content, Text)
+        assert content.plain.splitlines()[0] == (
+            "The review could not be made: RuntimeError: the expert ran out of plans")
+        assert app.is_running
+
+
+async def test_leaving_the_review_before_it_is_made_leaves_the_app_up() -> None:
+    release = threading.Event()
+
+    def slow() -> Review:
+        assert release.wait(60)
+        raise ReviewError("bad_record", "never shown")
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(ReviewScreen(slow))
+
+    app = Host()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, ReviewScreen)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ReviewScreen)
+        release.set()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert app.is_running and not isinstance(app.screen, ReviewScreen)
