@@ -70,9 +70,14 @@ async def test_r_on_the_score_shows_the_review_of_the_players_game(
         chart = next(line for line in text.splitlines() if any(c in MARKS for c in line))
         assert sum(c in MARKS for c in chart) == len(expected.chances)
         assert chart.strip() == chance_chart(expected.chances)
-        # Esc goes back to the score; r again shows the same review without making it again
+        # Esc goes back to the score, Esc again to the table, whose footer offers r; r
+        # there shows the same review without making it again
         await pilot.press("escape")
         assert isinstance(app.screen, ScoreScreen)
+        await pilot.press("escape")
+        assert app.screen is app.board
+        assert app.board.active_bindings["r"].binding.description == "Review my game"
+        assert "r review your game" in status(app)
         await pilot.press("r")
         again = app.screen
         assert isinstance(again, ReviewScreen) and again.found is screen.found
@@ -98,13 +103,13 @@ async def test_a_review_that_fails_says_why_and_the_game_stays_up(
         assert app.is_running
 
 
-async def test_r_during_the_game_says_the_review_comes_at_the_end() -> None:
+async def test_the_review_is_not_offered_during_the_game() -> None:
     app = PlayApp(RuleSet(declared_hands=False), seed=6, bot="random", delay=0)
     async with app.run_test(size=SIZE) as pilot:
+        assert "r" not in app.board.active_bindings  # nor in the footer
         version = app.board.table.state.version
         await pilot.press("r")
         assert app.screen is app.board and app.board.table.state.version == version
-        assert "The review comes when the game is over." in status(app)
 
 
 async def test_an_unexpected_failure_is_one_line_not_a_traceback() -> None:

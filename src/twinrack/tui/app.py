@@ -97,7 +97,7 @@ class Board(Screen[None]):
         Binding("g", "suggested", "Suggested discard", show=False),
         Binding("question_mark", "help", "Help"),
         Binding("n", "new_game", "New", show=False),
-        Binding("r", "review", "Review", show=False),
+        Binding("r", "review", "Review my game"),
         Binding("q", "quit_game", "Quit"),
     ]
 
@@ -167,6 +167,7 @@ class Board(Screen[None]):
         self.prompted = None
         self.score_shown = False
         self.reviewed = None
+        self.refresh_bindings()
         self.saved = None
         self.save_problem = ""
         app = self.app
@@ -610,7 +611,8 @@ class Board(Screen[None]):
         self._stop_timers()
         if self.record_dir is not None:
             self.save_record()
-        self.say("Game over: n new game · q quit.", style="bold")
+        self.refresh_bindings()  # r (review) shows in the footer
+        self.say("Game over: n new game · r review your game · q quit.", style="bold")
 
         def done(what: str | None) -> None:
             play = self.app
@@ -622,19 +624,21 @@ class Board(Screen[None]):
         self.app.push_screen(ScoreScreen(self.score_text(), self.save_record,
                                          self.action_review), done)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``r`` (the review) is offered, in the footer too, once the game is over."""
+        return self.table.over if action == "review" else True
+
     def action_review(self) -> None:
-        """Review the player's game with the master once it is over (made once a game)."""
-        if not self.table.over:
-            self.say("The review comes when the game is over.")
-            return
+        """Review the player's game with the master (made once a game, then kept)."""
         generation = self.generation
 
         def keep(found: Review) -> None:
             if generation == self.generation:
                 self.reviewed = found
 
-        self.app.push_screen(ReviewScreen.of_game(self.table.state, self.table.seat,
-                                                  self.reviewed, keep))
+        if self.table.over:
+            self.app.push_screen(ReviewScreen.of_game(self.table.state, self.table.seat,
+                                                      self.reviewed, keep))
 
 
 # ---------------------------------------------------------------------------- the app

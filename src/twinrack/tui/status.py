@@ -35,7 +35,7 @@ def situation(table: TerminalTable, v: View, names: Sequence[str],
               call_left: int | None) -> Text:
     """What is happening and which keys do something now."""
     if table.over:
-        return Text("Game over: n new game · q quit", style="bold")
+        return Text("Game over: n new game · r review your game · q quit", style="bold")
     if not table.player_to_act():
         acting = ", ".join(names[s] for s in v.to_act)
         return Text(f"{acting} to play...", style="italic")
