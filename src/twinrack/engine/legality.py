@@ -24,13 +24,13 @@ from twinrack.engine.actions import Action
 from twinrack.engine.memo import Legal, memo_of
 from twinrack.engine.options import OPTIONS, ordinary_turn
 from twinrack.engine.refusals import acting, gate, open_kinds, reason
-from twinrack.engine.state import GameState, Phase
+from twinrack.engine.state import TURN, GameState
 from twinrack.errors import IllegalActionError
 
 
 def _list(st: GameState, seat: int) -> tuple[list[Action], tuple[str, ...]]:
     """The legal actions, and the kinds among them (sorted)."""
-    if st.phase == Phase.TURN:
+    if st.phase == TURN:
         if seat != st.current:  # every gate refuses a seat that does not act now
             return [], ()
         if st.obligation is None:

@@ -30,7 +30,14 @@ from twinrack.engine.actions import (
     Withdraw,
 )
 from twinrack.engine.completion import claim_mahjongg, declarations, whole_card
-from twinrack.engine.state import DECLARING, GameState, Obligation, Rack, TurnStart
+from twinrack.engine.state import (
+    BY_CLAIM,
+    DECLARING,
+    MUST_ERROR,
+    MUST_EXPOSE,
+    GameState,
+    Rack,
+)
 from twinrack.tiles import JOKER, NUM_KINDS
 
 # ------------------------------------------------------------------ shared actions
@@ -164,7 +171,7 @@ def expose_options(st: GameState, seat: int) -> list[Action]:
     """Groups of 3 or more of one tile (Jokers allowed): of the claimed tile after a claim
     for an exposure (or in error), of any tile held with ``expose_any_time``; each must
     leave a tile to discard and fit on the rack (section 4)."""
-    if st.obligation in (Obligation.EXPOSE, Obligation.ERROR):
+    if st.obligation in (MUST_EXPOSE, MUST_ERROR):
         return _exposures(st, seat, st.claim_tile)
     if st.rules.expose_any_time and _playing(st, seat):
         return _exposures(st, seat, None)
@@ -245,7 +252,7 @@ def undeclare_options(st: GameState, seat: int) -> list[Action]:
 def withdraw_options(st: GameState, seat: int) -> list[Action]:
     """A granted claim may be taken back while nothing is exposed (section 4), except a
     claim for Mah Jongg that completes a declared hand: that one is declared (section 7)."""
-    if (st.began != TurnStart.CLAIM or st.obligation is None or st.turn_mahjonggs
+    if (st.began != BY_CLAIM or st.obligation is None or st.turn_mahjonggs
             or st.claim_rack is not None):
         return []
     p = st.players[seat]

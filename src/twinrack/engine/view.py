@@ -15,7 +15,7 @@ from twinrack.card.exposure import Exposure
 from twinrack.engine.events import Event
 from twinrack.engine.legality import legal_verbs
 from twinrack.engine.memo import StateMemo, memo_of
-from twinrack.engine.state import GameState, Phase, Player, Rack, TurnStart
+from twinrack.engine.state import BY_CLAIM, OVER, TURN, GameState, Player, Rack
 from twinrack.tiles import CANONICAL, format_tiles
 
 
@@ -206,7 +206,7 @@ def view(state: GameState, seat: int | None = None) -> View:
     acquired = placed = fixed_rack = None
     verbs: tuple[str, ...] = ()
     phase = st.phase
-    turn = phase == Phase.TURN
+    turn = phase == TURN
     if seat is not None:
         p = st.players[seat]
         counts = tuple(map(tuple, map(_ARRANGED, p.racks)))
@@ -219,14 +219,14 @@ def view(state: GameState, seat: int | None = None) -> View:
     w = st.window
     rules = st.rules
     claim = None
-    if turn and st.began == TurnStart.CLAIM and st.claim_tile is not None:
+    if turn and st.began == BY_CLAIM and st.claim_tile is not None:
         assert st.claim_kind is not None and st.claim_from is not None
         claim = (st.current, st.claim_kind, st.claim_tile, st.claim_from)
     return View(
         seat=seat, variant=rules.variant, players=rules.players, racks=rules.racks,
         revision=rules.revision, phase=phase, current=st.current,
         to_act=tuple(st.to_act()), turn=st.turn_no, wall_left=st.wall_left, die=st.die,
-        commitment=st.commitment, seed=st.seed.hex() if phase == Phase.OVER else None,
+        commitment=st.commitment, seed=st.seed.hex() if phase == OVER else None,
         discards=tuple(st.discards),
         window=None if w is None else (w.discarder, w.tile),
         answered=() if w is None else tuple(sorted(w.answers.items())),
@@ -234,7 +234,7 @@ def view(state: GameState, seat: int | None = None) -> View:
         must=st.obligation if turn else None,
         seats=_public(st), counts=counts, acquired=acquired, placed=placed, free=free,
         fixed_rack=fixed_rack, verbs=verbs, end_reason=st.end_reason, winner=st.winner,
-        version=st.version, revealed=_revealed(st) if phase == Phase.OVER else ())
+        version=st.version, revealed=_revealed(st) if phase == OVER else ())
 
 
 def _revealed(st: GameState) -> tuple[tuple[tuple[int, ...], ...], ...]:
