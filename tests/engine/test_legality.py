@@ -29,8 +29,8 @@ from twinrack.engine import (
     new_game,
     why_illegal,
 )
-from twinrack.engine.options import OPTIONS
-from twinrack.engine.refusals import PHASE_VERBS, Code, acting_gate
+from twinrack.engine.options import OPTIONS, ordinary_turn
+from twinrack.engine.refusals import PHASE_VERBS, Code, acting_gate, open_kinds
 from twinrack.engine.state import Obligation, Phase
 from twinrack.errors import IllegalActionError
 from twinrack.tiles import JOKER
@@ -131,3 +131,35 @@ def test_no_kind_gets_through_a_gate_outside_its_phase() -> None:
             for verb in OPTIONS:
                 if verb not in PHASE_VERBS[phase]:
                     assert acting_gate(phase, obligation, verb) is not None, (phase, verb)
+
+
+def listed_kind_by_kind(g: GameState, seat: int) -> tuple[list[Action], list[str]]:
+    """The legal actions by every open kind's own lister, in listing order, and the
+    verbs among them: what the one-pass listing of an ordinary turn must give."""
+    out: list[Action] = []
+    verbs: list[str] = []
+    for verb in open_kinds(g.phase, g.obligation):
+        found = OPTIONS[verb](g, seat)
+        if found:
+            out += found
+            verbs.append(verb)
+    return out, verbs
+
+
+@pytest.mark.parametrize(("variant", "players", "options"), CASES)
+def test_an_ordinary_turn_lists_what_each_kind_lists(variant: str, players: int,
+                                                     options: dict[str, object]) -> None:
+    rules = RuleSet(variant=variant, players=players, **options)  # type: ignore[arg-type]
+    turns = 0
+    for seed in range(4):
+        g = new_game(rules, seed=700 + seed)
+        rng = random.Random(seed)
+        while not g.over:
+            seat = rng.choice(g.to_act())
+            if g.phase == Phase.TURN and g.obligation is None:
+                assert ordinary_turn(g, seat) == listed_kind_by_kind(g, seat)
+                turns += 1
+            legal = legal_actions(g, seat)
+            rare = [a for a in legal if a.verb in ("claim", "mahjongg", "expose", "move")]
+            apply(g, rng.choice(rare if rare and rng.random() < 0.3 else legal))
+    assert turns > 100

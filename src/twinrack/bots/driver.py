@@ -9,10 +9,9 @@ a :class:`Driver`; only what they do between moves (timing, delays, drawing) dif
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Protocol
+from time import perf_counter
+from typing import NamedTuple, Protocol
 
 from twinrack.engine import Action, Event, GameState, View, apply, legal_actions, view
 
@@ -28,10 +27,9 @@ class Bot(Protocol):
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action: ...
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(NamedTuple):
     """One bot's move: who played what, the events it caused and the bot's thinking time
-    (measured around ``choose`` alone)."""
+    (measured around ``choose`` alone). A named tuple: one is made per move played."""
 
     seat: int
     action: Action
@@ -70,11 +68,12 @@ class Driver:
             seat = self.bot_to_act()
         if seat is None:
             raise RuntimeError("no bot has to act now")
-        legal = legal_actions(self.state, seat)
-        seen = view(self.state, seat)
-        start = time.perf_counter()
+        state = self.state
+        legal = legal_actions(state, seat)
+        seen = view(state, seat)
+        start = perf_counter()
         action = self.bots[seat].choose(seen, legal, self.rngs[seat])
-        seconds = time.perf_counter() - start
+        seconds = perf_counter() - start
         return Decision(seat, action, self.play(action), seconds)
 
     def play(self, action: Action) -> list[Event]:

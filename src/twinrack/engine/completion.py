@@ -20,7 +20,7 @@ from twinrack.card.exposure import Exposure
 from twinrack.card.model import Hand
 from twinrack.engine.memo import RackReach, memo_of
 from twinrack.engine.scoring import hand_points
-from twinrack.engine.state import DECLARING, GameState, Obligation, Player
+from twinrack.engine.state import DECLARING, MUST_DOUBLE, GameState, Player
 from twinrack.tiles import JOKER, tiles_of
 
 #: each set of concealed tiles completing a rack, and the card ways it makes
@@ -174,7 +174,7 @@ def declarations(st: GameState, seat: int) -> Declarations:
     for r in open_racks:
         others = [q for q in open_racks if q != r]
         for fill, ways in rack_completions(st, p, r, None, need).items():
-            if st.obligation == Obligation.DOUBLE:
+            if st.obligation == MUST_DOUBLE:
                 still = None if need is None or need in fill else need
                 if not complete_all(st, p, minus(free, fill), others, still):
                     continue

@@ -10,7 +10,7 @@ from twinrack.card.compiled import HAND_SIZE, compiled
 from twinrack.engine.events import Cut, Dealt, Event, Started
 from twinrack.engine.rules import RuleSet
 from twinrack.engine.shuffle import commitment, die, seed_bytes, shuffled
-from twinrack.engine.state import GameState, Phase
+from twinrack.engine.state import DECLARE, GameState
 from twinrack.engine.turns import begin_play
 from twinrack.errors import TwinRackError
 from twinrack.tiles import CANONICAL
@@ -126,7 +126,7 @@ def new_game(rules: RuleSet | None = None, *, seed: bytes | str | int,
         ev.append(Dealt(s, len(hand), tuple(tiles_sorted)))
     st.events.extend(ev)
     if rules.declared_hands and compiled(card).declared_ways:
-        st.phase = Phase.DECLARE
+        st.phase = DECLARE
         st.declaring = list(range(rules.players))
     else:
         begin_play(st, st.events)

@@ -22,18 +22,25 @@ from operator import is_
 
 from twinrack.engine.actions import Action
 from twinrack.engine.memo import Legal, memo_of
-from twinrack.engine.options import OPTIONS
+from twinrack.engine.options import OPTIONS, ordinary_turn
 from twinrack.engine.refusals import acting, gate, open_kinds, reason
-from twinrack.engine.state import GameState
+from twinrack.engine.state import TURN, GameState
 from twinrack.errors import IllegalActionError
 
 
 def _list(st: GameState, seat: int) -> tuple[list[Action], tuple[str, ...]]:
     """The legal actions, and the kinds among them (sorted)."""
-    if not acting(st, seat):  # every gate refuses a seat that does not act now
+    if st.phase == TURN:
+        if seat != st.current:  # every gate refuses a seat that does not act now
+            return [], ()
+        if st.obligation is None:
+            out, verbs = ordinary_turn(st, seat)  # every kind's lister, in one pass
+            verbs.sort()
+            return out, tuple(verbs)
+    elif not acting(st, seat):
         return [], ()
-    out: list[Action] = []
-    verbs: list[str] = []
+    out = []
+    verbs = []
     for verb in open_kinds(st.phase, st.obligation):  # the kinds whose gate lets it through
         found = OPTIONS[verb](st, seat)
         if found:

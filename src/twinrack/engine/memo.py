@@ -64,8 +64,10 @@ def _exact(cc: CompiledCard, key: ExposureKey, exposures: Any, free: Holding) ->
 
 
 def gained(before: Holding, now: Holding) -> int:
-    """How many tiles ``now`` holds that ``before`` did not (a multiset difference)."""
-    return sum([x - y for x, y in zip(now, before, strict=True) if x > y])
+    """How many tiles ``now`` holds that ``before`` did not (a multiset difference). Both
+    are holdings of every tile kind, so of one length: a plain zip, as this runs once per
+    new holding of a rack and passing ``strict`` (even False) costs a tenth of it."""
+    return sum([x - y for x, y in zip(now, before) if x > y])  # noqa: B905
 
 
 class RackReach:

@@ -30,7 +30,14 @@ from twinrack.engine.actions import (
     Withdraw,
 )
 from twinrack.engine.completion import claim_mahjongg, declarations, whole_card
-from twinrack.engine.state import DECLARING, GameState, Obligation, TurnStart
+from twinrack.engine.state import (
+    BY_CLAIM,
+    DECLARING,
+    MUST_ERROR,
+    MUST_EXPOSE,
+    GameState,
+    Rack,
+)
 from twinrack.tiles import JOKER, NUM_KINDS
 
 # ------------------------------------------------------------------ shared actions
@@ -133,10 +140,16 @@ def mahjongg_options(st: GameState, seat: int) -> list[Action]:
     p = st.players[seat]
     if not (st.obligation in DECLARING or (st.obligation is None and p.open_racks())):
         return []
+    return _mahjonggs(st, seat, p.open_racks())
+
+
+def _mahjonggs(st: GameState, seat: int, racks: list[int]) -> list[Action]:
+    """:func:`mahjongg_options` once its condition holds (``racks``: the open racks)."""
+    p = st.players[seat]
     out: list[Action] = [MahJongg(seat, r, tiles) for (r, tiles) in declarations(st, seat)]
     if st.rules.strict:
         need = st.must_use if st.obligation in DECLARING else None
-        for r in p.open_racks():
+        for r in racks:
             rack = p.racks[r]
             if (0 < sum(rack.arranged) == HAND_SIZE - rack.exposed
                     and (need is None or rack.arranged[need])
@@ -158,7 +171,7 @@ def expose_options(st: GameState, seat: int) -> list[Action]:
     """Groups of 3 or more of one tile (Jokers allowed): of the claimed tile after a claim
     for an exposure (or in error), of any tile held with ``expose_any_time``; each must
     leave a tile to discard and fit on the rack (section 4)."""
-    if st.obligation in (Obligation.EXPOSE, Obligation.ERROR):
+    if st.obligation in (MUST_EXPOSE, MUST_ERROR):
         return _exposures(st, seat, st.claim_tile)
     if st.rules.expose_any_time and _playing(st, seat):
         return _exposures(st, seat, None)
@@ -193,7 +206,10 @@ def exchange_options(st: GameState, seat: int) -> list[Action]:
     the exposure that made its rack dead (section 6)."""
     if not _playing(st, seat):
         return []
-    free = st.players[seat].free()
+    return _exchanges(st, seat, st.players[seat].free())
+
+
+def _exchanges(st: GameState, seat: int, free: list[int]) -> list[Action]:
     out: list[Action] = []
     for o, other in enumerate(st.players):
         for q, rack in enumerate(other.racks):
@@ -211,11 +227,14 @@ def move_options(st: GameState, seat: int) -> list[Action]:
     p = st.players[seat]
     if not _playing(st, seat) or p.declared is not None:
         return []
-    racks = p.open_racks()
+    return _moves_between(seat, p.racks, p.open_racks())
+
+
+def _moves_between(seat: int, all_racks: list[Rack], racks: list[int]) -> list[Action]:
     out: list[Action] = []
     if len(racks) > 1:
         for a in racks:
-            arranged = p.racks[a].arranged
+            arranged = all_racks[a].arranged
             kinds = [t for t in range(NUM_KINDS) if arranged[t]]
             for b in racks:
                 if b != a:
@@ -233,7 +252,7 @@ def undeclare_options(st: GameState, seat: int) -> list[Action]:
 def withdraw_options(st: GameState, seat: int) -> list[Action]:
     """A granted claim may be taken back while nothing is exposed (section 4), except a
     claim for Mah Jongg that completes a declared hand: that one is declared (section 7)."""
-    if (st.began != TurnStart.CLAIM or st.obligation is None or st.turn_mahjonggs
+    if (st.began != BY_CLAIM or st.obligation is None or st.turn_mahjonggs
             or st.claim_rack is not None):
         return []
     p = st.players[seat]
@@ -241,6 +260,42 @@ def withdraw_options(st: GameState, seat: int) -> list[Action]:
             and any(r == 0 for r, _ in declarations(st, seat))):
         return []
     return [Withdraw(seat)]
+
+
+def _add(out: list[Action], verbs: list[str], verb: str, found: list[Action]) -> None:
+    if found:
+        out.extend(found)
+        verbs.append(verb)
+
+
+def ordinary_turn(st: GameState, seat: int) -> tuple[list[Action], list[str]]:
+    """The legal actions of the seat on an ordinary turn (no claim's obligation pending)
+    and their verbs, unsorted: the listers of every kind the gate lets through then, in
+    the order of PHASE_VERBS, but in one pass that finds the open racks and the free tiles
+    once (this is the referee's most asked question)."""
+    p = st.players[seat]
+    racks = p.open_racks()
+    out: list[Action] = []
+    verbs: list[str] = []
+    if racks:
+        _add(out, verbs, "mahjongg", _mahjonggs(st, seat, racks))
+    if p.free_count() <= 0:  # nothing to play: no discard, exposure, exchange nor move
+        return out, verbs
+    free = p.free()
+    table = _discards(seat)
+    out.extend([table[t] for t in range(NUM_KINDS) if free[t]])
+    verbs.append("discard")  # free_count > 0: some tile is held
+    if not racks:
+        return out, verbs
+    if st.rules.expose_any_time:
+        _add(out, verbs, "expose", _exposures(st, seat, None))
+    _add(out, verbs, "exchange", _exchanges(st, seat, free))
+    if p.declared is None:
+        _add(out, verbs, "move", _moves_between(seat, p.racks, racks))
+    else:
+        out.append(Undeclare(seat))
+        verbs.append("undeclare")
+    return out, verbs
 
 
 #: every verb's lister (a phase lets only some verbs through their gate: passes and

@@ -27,7 +27,19 @@ from twinrack.engine.actions import (
     Undeclare,
     Withdraw,
 )
-from twinrack.engine.state import DECLARING, GameState, Obligation, Phase, TurnStart
+from twinrack.engine.state import (
+    BY_CLAIM,
+    DECLARE,
+    DECLARING,
+    MUST_ERROR,
+    MUST_EXPOSE,
+    OVER,
+    TURN,
+    WINDOW,
+    GameState,
+    Obligation,
+    Phase,
+)
 from twinrack.errors import IllegalActionError
 from twinrack.tiles import CANONICAL, JOKER
 
@@ -110,19 +122,19 @@ _MUST_EXPOSE_ERROR = Refusal(Code.MUST_EXPOSE, "after a Mah Jongg claim in error
 
 def acting(st: GameState, seat: int) -> bool:
     """``seat`` is one of those who must act now (see GameState.to_act)."""
-    if st.phase == Phase.TURN:
+    if st.phase == TURN:
         return seat == st.current
-    if st.phase == Phase.WINDOW:
+    if st.phase == WINDOW:
         return st.window is not None and seat in st.window.pending
-    return st.phase == Phase.DECLARE and seat in st.declaring
+    return st.phase == DECLARE and seat in st.declaring
 
 
 #: the kinds of action each phase may let through, in the order they are listed
 PHASE_VERBS: dict[Phase, tuple[str, ...]] = {
-    Phase.DECLARE: ("pass", "declare"),
-    Phase.WINDOW: ("pass", "claim"),
-    Phase.TURN: ("mahjongg", "discard", "expose", "exchange", "move", "undeclare", "withdraw"),
-    Phase.OVER: (),
+    DECLARE: ("pass", "declare"),
+    WINDOW: ("pass", "claim"),
+    TURN: ("mahjongg", "discard", "expose", "exchange", "move", "undeclare", "withdraw"),
+    OVER: (),
 }
 
 
@@ -138,11 +150,11 @@ def gate(st: GameState, seat: int, verb: str) -> Refusal | None:
 def acting_gate(phase: Phase, obligation: Obligation | None, verb: str) -> Refusal | None:
     """:func:`gate` for a seat that acts now: it depends on the phase and the obligation
     of a granted claim only."""
-    if phase == Phase.OVER:
+    if phase == OVER:
         return _OVER
-    if phase == Phase.DECLARE:
+    if phase == DECLARE:
         return None if verb in ("pass", "declare") else _DECLARE_PHASE
-    if phase == Phase.WINDOW:
+    if phase == WINDOW:
         if verb in ("pass", "claim"):
             return None
         return _NOT_GRANTED if verb == "withdraw" else _WINDOW_OPEN
@@ -158,13 +170,13 @@ def open_kinds(phase: Phase, obligation: Obligation | None) -> tuple[str, ...]:
 
 def _idle(st: GameState, seat: int, verb: str) -> Refusal:
     """Why a seat that does not act now may do nothing."""
-    if st.phase == Phase.OVER:
+    if st.phase == OVER:
         return _OVER
     if not 0 <= seat < st.rules.players:
         return Refusal(Code.NO_SUCH_SEAT, f"there is no seat {seat}", "2")
-    if st.phase == Phase.DECLARE:
+    if st.phase == DECLARE:
         return Refusal(Code.NOT_YOUR_TURN, f"seat {seat} has already answered", "7")
-    if st.phase == Phase.WINDOW:
+    if st.phase == WINDOW:
         assert st.window is not None
         if verb not in ("pass", "claim"):
             return _NOT_GRANTED if verb == "withdraw" else _WINDOW_OPEN
@@ -186,11 +198,11 @@ def _turn_gate(obligation: Obligation | None, verb: str) -> Refusal | None:
         return _DECLARE_CLOSED
     if verb == "withdraw" or obligation is None:
         return None
-    if obligation == Obligation.EXPOSE and verb != "expose":
+    if obligation == MUST_EXPOSE and verb != "expose":
         return _MUST_EXPOSE
     if obligation in DECLARING and verb != "mahjongg":
         return _MUST_DECLARE
-    if obligation == Obligation.ERROR and verb == "discard":
+    if obligation == MUST_ERROR and verb == "discard":
         return _MUST_EXPOSE_ERROR
     return None
 
@@ -274,7 +286,7 @@ def _expose(st: GameState, a: Expose) -> Refusal:
     if found is not None:
         return found
     must = st.obligation
-    if (must in (Obligation.EXPOSE, Obligation.ERROR)
+    if (must in (MUST_EXPOSE, MUST_ERROR)
             and {t for t in a.tiles if t != JOKER} != {st.claim_tile}):
         return Refusal(Code.MUST_EXPOSE_CLAIMED, "the exposure must hold the claimed tile",
                        "4")
@@ -332,7 +344,7 @@ def _move(st: GameState, a: Move) -> Refusal:
 
 
 def _withdraw(st: GameState) -> Refusal:
-    if st.began != TurnStart.CLAIM or st.obligation is None:
+    if st.began != BY_CLAIM or st.obligation is None:
         return Refusal(Code.CANNOT_WITHDRAW, "there is no granted claim to withdraw", "4")
     if st.turn_mahjonggs or st.claim_rack is not None:
         return Refusal(Code.CANNOT_WITHDRAW, "a claim is withdrawn only before anything is "

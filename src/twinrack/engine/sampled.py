@@ -22,13 +22,19 @@ from twinrack.card import Card
 from twinrack.engine.actions import ClaimKind
 from twinrack.engine.rules import RuleSet
 from twinrack.engine.state import (
+    BY_CLAIM,
+    BY_DEAL,
+    BY_PICK,
+    MUST_DOUBLE,
+    MUST_MAHJONGG,
+    TURN,
+    WINDOW,
     DeadReason,
     GameState,
     MahJonggRecord,
     Obligation,
     Phase,
     Player,
-    TurnStart,
     Window,
 )
 from twinrack.engine.view import SeatView, View
@@ -52,10 +58,10 @@ def sampled_state(seen: View, card: Card, concealed: Mapping[int, Sequence[int]]
     (its fixed tiles cannot be guessed apart) raises :class:`NotSampleable`."""
     if seen.seat is None or seen.counts is None:
         raise NotSampleable("a spectator's view has no seat to play")
-    if seen.phase not in (Phase.TURN, Phase.WINDOW):
+    if seen.phase not in (TURN, WINDOW):
         raise NotSampleable(f"a sampled state is built for a turn or a window, "
                             f"not the {seen.phase} phase")
-    if seen.phase == Phase.TURN and seen.current != seen.seat:
+    if seen.phase == TURN and seen.current != seen.seat:
         raise NotSampleable("a sampled state is built for the viewer's own turn")
     if len(wall) != seen.wall_left:
         raise NotSampleable(f"the wall has {seen.wall_left} tiles, not {len(wall)}")
@@ -118,24 +124,24 @@ def _turn_facts(st: GameState, seen: View) -> None:
     st.phase = Phase(seen.phase)
     st.current = seen.current
     st.turn_no = seen.turn
-    if st.phase == Phase.TURN:
+    if st.phase == TURN:
         st.acquired = seen.acquired
         st.acquired_rack = seen.placed
         st.obligation = Obligation(seen.must) if seen.must is not None else None
         if seen.claim is not None:
             _seat, kind, tile, discarder = seen.claim
-            st.began = TurnStart.CLAIM
+            st.began = BY_CLAIM
             st.claim_tile, st.claim_from = tile, discarder
             st.claim_kind = _kind(kind)
             st.waiting = tuple((s, _kind(k)) for s, k in seen.waiting)
-            if st.obligation in (Obligation.MAHJONGG, Obligation.DOUBLE):
+            if st.obligation in (MUST_MAHJONGG, MUST_DOUBLE):
                 st.must_use = tile
             elif st.obligation is None and kind == "expose":
                 st.claim_rack = _claim_rack(st, seen.current, tile)
         elif st.rules.revision == "2019" and seen.turn == 1:
-            st.began = TurnStart.DEAL
+            st.began = BY_DEAL
         else:
-            st.began = TurnStart.PICK
+            st.began = BY_PICK
     else:
         assert seen.window is not None
         discarder, tile = seen.window

@@ -36,12 +36,16 @@ from twinrack.engine.events import (
 )
 from twinrack.engine.legality import listed, why_illegal
 from twinrack.engine.state import (
+    BY_CLAIM,
+    BY_PICK,
+    MUST_DOUBLE,
+    MUST_ERROR,
+    MUST_EXPOSE,
+    MUST_MAHJONGG,
+    WINDOW,
     DeadReason,
     GameState,
     MahJonggRecord,
-    Obligation,
-    Phase,
-    TurnStart,
 )
 from twinrack.engine.turns import (
     after_rack_finished,
@@ -93,7 +97,7 @@ def apply(state: GameState, action: Action) -> list[Event]:
 
 def _pass(st: GameState, seat: int, ev: list[Event]) -> None:
     """A pass on the discard, or on declaring a hand after the deal."""
-    if st.phase == Phase.WINDOW:
+    if st.phase == WINDOW:
         answer(st, seat, None, ev)
         return
     st.declaring.remove(seat)
@@ -137,7 +141,7 @@ def _expose(st: GameState, seat: int, r: int, tiles: tuple[int, ...],
     take(p, tiles, r)
     rack.exposures.append(Exposure.from_tiles(list(tiles)))
     ev.append(Exposed(seat, r, tiles))
-    if st.obligation in (Obligation.EXPOSE, Obligation.ERROR):
+    if st.obligation in (MUST_EXPOSE, MUST_ERROR):
         st.obligation = None
         st.claim_rack = r
     if not rack_alive(st, rack.exposures):
@@ -188,7 +192,7 @@ def _mahjongg(st: GameState, seat: int, r: int, tiles: tuple[int, ...],
     tidy(p, r)
     if after_rack_finished(st, seat, ev):
         return
-    if st.obligation == Obligation.DOUBLE and not p.open_racks():
+    if st.obligation == MUST_DOUBLE and not p.open_racks():
         st.obligation = None
     maybe_end_turn(st, seat, ev)
 
@@ -233,15 +237,15 @@ def _record_mahjongg(st: GameState, seat: int, r: int, tiles: tuple[int, ...],
                      line: LineMade) -> None:
     """The Mah Jongg as scored (section 10), and what it fulfils of the turn's claim."""
     p = st.players[seat]
-    used_claim = st.began == TurnStart.CLAIM and (
+    used_claim = st.began == BY_CLAIM and (
         st.claim_kind in MAHJONGG_CLAIMS or st.claim_rack == r)
     record = MahJonggRecord(seat, r, line.hand, line.jokerless, line.closed, st.turn_no,
                             tiles, st.claim_from if used_claim else None,
-                            st.began == TurnStart.PICK)
+                            st.began == BY_PICK)
     p.racks[r].mahjongg = record
     p.mahjonggs.append(record)
     st.turn_mahjonggs += 1
     if st.must_use is not None and st.must_use in tiles:
         st.must_use = None
-    if st.obligation in (Obligation.MAHJONGG, Obligation.ERROR):
+    if st.obligation in (MUST_MAHJONGG, MUST_ERROR):
         st.obligation = None

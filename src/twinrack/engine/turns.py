@@ -23,10 +23,16 @@ from twinrack.engine.events import (
     Withdrawn,
 )
 from twinrack.engine.state import (
+    BY_CLAIM,
+    BY_DEAL,
+    BY_PICK,
+    MUST_ERROR,
+    OVER,
+    TURN,
+    WINDOW,
     EndReason,
     GameState,
     Obligation,
-    Phase,
     Player,
     TurnStart,
     Window,
@@ -107,10 +113,10 @@ def begin_play(st: GameState, ev: list[Event]) -> None:
     """After the deal (and the declarations): East picks, or in the 2019 revision, having
     been dealt one more, discards first (section 3)."""
     if st.rules.revision == "2019":
-        st.phase = Phase.TURN
+        st.phase = TURN
         st.current = 0
         st.turn_no = 1
-        st.began = TurnStart.DEAL
+        st.began = BY_DEAL
         st.acquired = None
     else:
         _pick(st, 0, ev)
@@ -123,7 +129,7 @@ def _begin_turn(st: GameState, seat: int, t: int, began: TurnStart,
     what must come first."""
     p = st.players[seat]
     st.acquired_rack = give(p, t)
-    st.phase = Phase.TURN
+    st.phase = TURN
     st.current = seat
     st.turn_no += 1
     st.acquired = t
@@ -147,7 +153,7 @@ def _pick(st: GameState, seat: int, ev: list[Event]) -> None:
     t = st.wall[st.wall_pos]
     st.wall_pos += 1
     st.waiting = ()
-    p = _begin_turn(st, seat, t, TurnStart.PICK)
+    p = _begin_turn(st, seat, t, BY_PICK)
     ev.append(Picked(seat, t))
     if p.declared is not None and p.mahjonggs and t in (FLOWER, JOKER):
         p.declared = None
@@ -161,7 +167,7 @@ def _grant(st: GameState, winner: int, t: int, discarder: int, answers: dict[int
     kind = answers[winner]
     st.waiting = tuple(sorted((s, k) for s, k in answers.items() if s != winner))
     st.discards.pop()
-    _begin_turn(st, winner, t, TurnStart.CLAIM, (kind, discarder))
+    _begin_turn(st, winner, t, BY_CLAIM, (kind, discarder))
     ev.append(Granted(winner, kind, t, discarder))
     if kind in MAHJONGG_CLAIMS:
         st.version += 1  # a new turn: what the seat may declare is worked out anew
@@ -169,7 +175,7 @@ def _grant(st: GameState, winner: int, t: int, discarder: int, answers: dict[int
             # strict: a Mah Jongg claim with no Mah Jongg (section 7, in error): expose
             # the group the discard completes, or withdraw
             ev.append(MahJonggError(winner, None))
-            st.obligation = Obligation.ERROR
+            st.obligation = MUST_ERROR
             st.must_use = None
             st.version += 1
 
@@ -196,7 +202,7 @@ def next_turn(st: GameState, after: int, ev: list[Event]) -> None:
 
 
 def end(st: GameState, reason: EndReason, seat: int | None, ev: list[Event]) -> None:
-    st.phase = Phase.OVER
+    st.phase = OVER
     st.window = None
     st.end_reason = reason
     st.winner = seat
@@ -230,7 +236,7 @@ def after_rack_finished(st: GameState, seat: int, ev: list[Event]) -> bool:
 def maybe_end_turn(st: GameState, seat: int, ev: list[Event]) -> None:
     """With no concealed tile left to discard, the turn ends by itself (section 7)."""
     p = st.players[seat]
-    if (st.phase == Phase.TURN and st.obligation is None and p.free_count() == 0
+    if (st.phase == TURN and st.obligation is None and p.free_count() == 0
             and not declarations(st, seat)):
         finish_turn(st, seat, ev)
         next_turn(st, seat, ev)
@@ -262,7 +268,7 @@ def discard(st: GameState, seat: int, t: int, ev: list[Event]) -> None:
         return
     mj_only = st.wall_left == 0 and st.rules.last_discard == "mahjongg"
     st.window = Window(seat, t, pending, mj_only)
-    st.phase = Phase.WINDOW
+    st.phase = WINDOW
 
 
 def answer(st: GameState, seat: int, kind: ClaimKind | None, ev: list[Event]) -> None:

@@ -15,7 +15,7 @@ from twinrack.card.exposure import Exposure
 from twinrack.engine.events import Event
 from twinrack.engine.legality import legal_verbs
 from twinrack.engine.memo import StateMemo, memo_of
-from twinrack.engine.state import GameState, Phase, Player, Rack, TurnStart
+from twinrack.engine.state import BY_CLAIM, OVER, TURN, GameState, Player, Rack
 from twinrack.tiles import CANONICAL, format_tiles
 
 
@@ -205,39 +205,40 @@ def view(state: GameState, seat: int | None = None) -> View:
     counts = free = None
     acquired = placed = fixed_rack = None
     verbs: tuple[str, ...] = ()
+    phase = st.phase
+    turn = phase == TURN
     if seat is not None:
         p = st.players[seat]
         counts = tuple(map(tuple, map(_ARRANGED, p.racks)))
         free = tuple(p.free())
         fixed_rack = 0 if p.declared is not None else None
-        if st.current == seat and st.phase == Phase.TURN:
+        if turn and st.current == seat:
             acquired = st.acquired
             placed = _placed(counts, acquired, st.acquired_rack)
         verbs = legal_verbs(st, seat)
     w = st.window
+    rules = st.rules
     claim = None
-    if st.phase == Phase.TURN and st.began == TurnStart.CLAIM and st.claim_tile is not None:
+    if turn and st.began == BY_CLAIM and st.claim_tile is not None:
         assert st.claim_kind is not None and st.claim_from is not None
         claim = (st.current, st.claim_kind, st.claim_tile, st.claim_from)
     return View(
-        seat=seat, variant=st.rules.variant, players=st.rules.players, racks=st.rules.racks,
-        revision=st.rules.revision, phase=st.phase, current=st.current,
+        seat=seat, variant=rules.variant, players=rules.players, racks=rules.racks,
+        revision=rules.revision, phase=phase, current=st.current,
         to_act=tuple(st.to_act()), turn=st.turn_no, wall_left=st.wall_left, die=st.die,
-        commitment=st.commitment, seed=st.seed.hex() if st.phase == Phase.OVER else None,
+        commitment=st.commitment, seed=st.seed.hex() if phase == OVER else None,
         discards=tuple(st.discards),
         window=None if w is None else (w.discarder, w.tile),
         answered=() if w is None else tuple(sorted(w.answers.items())),
         claim=claim, waiting=st.waiting if claim is not None else (),
-        must=st.obligation if st.phase == Phase.TURN else None,
+        must=st.obligation if turn else None,
         seats=_public(st), counts=counts, acquired=acquired, placed=placed, free=free,
         fixed_rack=fixed_rack, verbs=verbs, end_reason=st.end_reason, winner=st.winner,
-        version=st.version, revealed=_revealed(st))
+        version=st.version, revealed=_revealed(st) if phase == OVER else ())
 
 
 def _revealed(st: GameState) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """Every seat's concealed tiles, only once the game is over."""
-    if st.phase != Phase.OVER:
-        return ()
+    """Every seat's concealed tiles (shown only once the game is over)."""
     return tuple(tuple(_tiles(r.arranged) for r in p.racks) for p in st.players)
 
 
