@@ -187,9 +187,9 @@ def test_every_message_is_exactly_the_engine_view_of_that_seat(
     """No hidden tile leaks, over random games of every variant: each state message carries
     the engine's view for its seat at that version (and the engine's views are tested to
     hold nothing hidden), its legal actions as objects that say exactly those actions, and
-    the log as that seat may see it, narrated for it. What a claim would do is worked out
-    in the worker pool, never by the server's own process (it may take a tenth of a
-    second in a big game)."""
+    the log as that seat may see it, narrated for it. With more than two racks, what a
+    claim would do is worked out in the worker pool, never by the server's own process
+    (it may take a tenth of a second there)."""
 
     here: list[int] = []  # the versions the server's own process worked advice out at
 
@@ -265,7 +265,8 @@ def test_every_message_is_exactly_the_engine_view_of_that_seat(
         assert m["log_start"] + len(m["log"]) == len(events)  # the whole log, in the end
     assert checked > 50
     assert not any(m["type"] == "hints" for m in watcher)
-    assert here == []
+    if variant == "imperial":  # four racks: the pool's work (LiveTable._prepare_legal)
+        assert here == []
     hinted = [m for m in player if m["type"] == "hints"]
     assert hinted
     for m in hinted:  # computed in the worker pool from that seat's own view and actions
