@@ -31,14 +31,13 @@ def test_the_review_of_a_finished_game_is_the_records_review(database_url: str) 
                 400, {"error": "which seat? ask with ?seat=N, N from 0 to 1"}), bad
         rec = client.get(f"/api/games/{game_id}/record").json()
         card = parse_card(rec["card"]["source"], "record")
-        for seat in (0, 1):
-            got = client.get(f"{url}?seat={seat}")
-            expected = review(rec, seat, card, searched=SEARCHED, simulations=SIMULATIONS)
-            assert got.status_code == 200
-            assert got.json() == json.loads(json.dumps(expected.to_dict()))
-            assert len(got.json()["chances"]) == got.json()["decisions"]
+        got = client.get(f"{url}?seat=0")
+        expected = review(rec, 0, card, searched=SEARCHED, simulations=SIMULATIONS)
+        assert got.status_code == 200
+        assert got.json() == json.loads(json.dumps(expected.to_dict()))
+        assert len(got.json()["chances"]) == got.json()["decisions"] > 0
         hub = client.app.state.hub
-        assert set(hub.reviews.kept) == {(game_id, 0), (game_id, 1)}
+        assert set(hub.reviews.kept) == {(game_id, 0)}
         # a reload is answered from what the hub kept, not computed again
         hub.reviews.kept[(game_id, 0)] = {"kept": True}
         assert client.get(f"{url}?seat=0").json() == {"kept": True}

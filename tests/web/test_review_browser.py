@@ -67,7 +67,7 @@ def test_the_review_panel_beside_the_replay(server: str, browser: Any) -> None:
     mine = _get_json(f"{server}/api/games/{gid}/review?seat=0")
     assert page.locator("#rv-mistakes > li").count() == len(mine["mistakes"])
     assert page.locator("#rv-chart circle.rv-point").count() == len(mine["chances"])
-    assert page.locator("#rv-chart title").first.inner_text() == (
+    assert page.locator("#rv-chart > title").text_content() == (
         "Ann's chance of finishing, turn by turn")
     shot(page, "r1-review", full_page=True)
     if mine["mistakes"]:

@@ -5,7 +5,7 @@ import { html, useEffect, useState } from "/static/vendor/preact-htm.js";
 
 const W = 280;
 const H = 120;
-const PAD = 24;
+const PAD = 32;
 
 /** The seat's chance of finishing after each of its decisions: x the turn, y 0-100%. */
 export function ChanceChart({ chances, name }) {
@@ -38,14 +38,14 @@ export function ChanceChart({ chances, name }) {
 
 function Mistake({ m, go }) {
   const pct = (c) => `${Math.round(c * 100)}%`;
+  let margin = "";  // what the master's play-out says the choice cost (when it was played out)
+  if (m.margin_lost > 0) margin = `, ${m.margin_lost.toFixed(1)} points of game margin lost`;
+  else if (m.margin_lost != null) margin = ", no game margin lost in the master's play-out";
+  const odds = ` (${pct(m.chance_played)} vs ${pct(m.chance_best)} to finish, `
+    + `${m.points_played.toFixed(1)} vs ${m.points_best.toFixed(1)} expected points${margin}): `;
   return html`<li class="rv-mistake">
     <button type="button" class="link rv-goto" onClick=${() => go(m.number)}
-      title="show this step in the replay">Turn ${m.turn}</button>:
-    played <code>${m.played}</code>, best <code>${m.best}</code>
-    (${pct(m.chance_played)} vs ${pct(m.chance_best)} to finish,
-    ${m.points_played.toFixed(1)} vs ${m.points_best.toFixed(1)} expected points${
-      m.margin_lost != null ? `, ${m.margin_lost.toFixed(1)} points of margin lost` : ""}).
-    <span class="rv-why">${m.why}.</span>
+      title="show this step in the replay">Turn ${m.turn}</button>${": played "}<code>${m.played}</code>${", best "}<code>${m.best}</code>${odds}<span class="rv-why">${m.why}.</span>
   </li>`;
 }
 
