@@ -40,8 +40,15 @@ class Reviews:
         job = self.running.get(key)
         if job is None:
             job = self.running[key] = asyncio.ensure_future(self._compute(table, seat))
-            job.add_done_callback(lambda _: self.running.pop(key, None))
+            job.add_done_callback(lambda done: self._done(key, done))
         return await asyncio.shield(job)
+
+    def _done(self, key: tuple[str, int], job: asyncio.Future[dict[str, Any]]) -> None:
+        """Forget a finished job; its failure, when every viewer waiting for it has gone,
+        is not left unread (each viewer still waiting gets it)."""
+        self.running.pop(key, None)
+        if not job.cancelled():
+            job.exception()
 
     async def _compute(self, table: LiveTable, seat: int) -> dict[str, Any]:
         rec = record_for(table.state, None)
