@@ -32,6 +32,11 @@ class Settings:
     job_seconds: float = 10.0
     card_seconds: float = 20.0
     replay_seconds: float = 30.0
+    #: the post-game review (server/reviews.py): its time limit, and how many decisions the
+    #: master plays out and with how many imagined games each (None: the review's defaults)
+    review_seconds: float = 60.0
+    review_searched: int | None = None
+    review_simulations: int | None = None
     #: finished tables nobody watches that stay loaded (the rest are loaded on demand)
     max_idle_tables: int = 50
     #: per client: how many of each costly request it may make in a burst, and how many
@@ -75,6 +80,9 @@ def _optional(env: Mapping[str, str]) -> dict[str, Any]:
                             ("rate_burst", "TWINRACK_RATE_BURST", int),
                             ("rate_per_minute", "TWINRACK_RATE_PER_MINUTE", float),
                             ("job_seconds", "TWINRACK_JOB_SECONDS", float),
+                            ("review_seconds", "TWINRACK_REVIEW_SECONDS", float),
+                            ("review_searched", "TWINRACK_REVIEW_SEARCHED", int),
+                            ("review_simulations", "TWINRACK_REVIEW_SIMULATIONS", int),
                             ("worker_id", "TWINRACK_WORKER_ID", str),
                             ("lease_seconds", "TWINRACK_LEASE_SECONDS", float),
                             ("renew_seconds", "TWINRACK_RENEW_SECONDS", float),

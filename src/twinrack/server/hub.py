@@ -26,6 +26,7 @@ from twinrack.server import jobs, wire
 from twinrack.server.config import Settings
 from twinrack.server.db import Database
 from twinrack.server.models import ActionRow, CardRow, GameRow, LeaseRow, SeatRow
+from twinrack.server.reviews import Reviews
 from twinrack.server.seats import LiveSeat
 from twinrack.server.table import LiveTable
 from twinrack.server.workers import Workers
@@ -113,6 +114,7 @@ class Hub:
         self.tables: OrderedDict[str, LiveTable] = OrderedDict()
         self.cards: OrderedDict[str, Card] = OrderedDict()
         self.replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
+        self.reviews = Reviews(self.workers, settings)
         self.lock = asyncio.Lock()
         self.pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
         self.checkpointer: asyncio.Task[None] | None = None

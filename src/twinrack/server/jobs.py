@@ -2,9 +2,9 @@
 
 Each function here runs in a worker process, takes plain picklable values and returns
 them: checking an uploaded card, a bot's decision, hints, rebuilding a game by replay, the
-replay frames and the verification of a finished game. None of it ever runs on the event
-loop that serves the sockets. A worker keeps the cards it has parsed (by their sha256), so
-a card is parsed once per worker, not once per job.
+replay frames, the verification and the review of a finished game. None of it ever runs
+on the event loop that serves the sockets. A worker keeps the cards it has parsed (by
+their sha256), so a card is parsed once per worker, not once per job.
 """
 
 from __future__ import annotations
@@ -190,6 +190,18 @@ def replay_frames(source: str, name: str, rec: dict[str, Any],
 def verify_game(source: str, name: str, rec: dict[str, Any]) -> dict[str, Any]:
     verdict = verify(rec, card_of(source, name))
     return {"ok": verdict.ok, "problem": verdict.problem}
+
+
+def review_game(source: str, name: str, rec: dict[str, Any], seat: int,
+                searched: int | None = None, simulations: int | None = None) -> dict[str, Any]:
+    """One seat's decisions in a finished game rated by the master (``None``: the review's
+    own defaults), as :meth:`twinrack.bots.review.Review.to_dict` gives them."""
+    from twinrack.bots.review import SEARCHED, SIMULATIONS, review
+
+    found = review(rec, seat, card_of(source, name),
+                   searched=SEARCHED if searched is None else searched,
+                   simulations=SIMULATIONS if simulations is None else simulations)
+    return found.to_dict()
 
 
 # ---------------------------------------------------------------------- the card editor

@@ -1,5 +1,6 @@
 """The routes of a game: the table page, its WebSocket (docs/protocol.md), the replay page
-and the game's JSON API (its record, the server's verification, the replay's frames)."""
+and the game's JSON API (its record, the server's verification, the replay's frames, a
+seat's review)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Form, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from twinrack.errors import TwinRackError
 from twinrack.server import wire
 from twinrack.server.deps import HubDep, LimitsDep, OwnerDep, PagesDep, Refused, https
 from twinrack.server.guard import BadMessage, check_action, read_message
@@ -95,11 +97,15 @@ async def rematch(request: Request, game_id: str, table: TablePage, hub: HubDep,
 
 
 @router.get("/t/{game_id}/replay", response_class=HTMLResponse)
-async def replay_page(game_id: str, table: TablePage, page: PagesDep) -> HTMLResponse:
+async def replay_page(request: Request, game_id: str, table: TablePage, hub: HubDep,
+                      page: PagesDep) -> HTMLResponse:
     if not table.state.over:
         return page.message(403, "Not finished yet", "A game can be replayed with every hand "
                             "shown only once it has ended.", f"/t/{game_id}")
-    return page("replay.html", game_id=game_id)
+    # the review panel starts at the viewer's own seat when its browser holds one
+    remembered = request.cookies.get(f"twinrack_seat_{game_id}")
+    seat = await hub.seat_for_token(game_id, remembered) if remembered else None
+    return page("replay.html", game_id=game_id, seat=seat)
 
 
 # ---------------------------------------------------------------------- the table channel
@@ -220,6 +226,28 @@ async def replay_frames(table: TableApi, hub: HubDep, limits: LimitsDep) -> JSON
         return JSONResponse(await hub.replay(table))
     except JobFailed as err:
         return JSONResponse({"error": err.message}, status_code=503)
+
+
+@router.get("/api/games/{game_id}/review")
+async def review(table: TableApi, hub: HubDep, limits: LimitsDep,
+                 seat: str | None = None) -> JSONResponse:
+    """One seat's decisions rated by the master (twinrack.bots.review), once the game is
+    over: the three biggest mistakes in words, every rating and the chances to finish."""
+    if not table.state.over:
+        return JSONResponse({"error": "the game has not ended"}, status_code=403)
+    seats = len(table.seats)
+    if seat is None or not seat.isdigit() or int(seat) >= seats:
+        return JSONResponse({"error": f"which seat? ask with ?seat=N, N from 0 to "
+                             f"{seats - 1}"}, status_code=400)
+    if (table.id, int(seat)) not in hub.reviews and not limits.allow("replays"):
+        return JSONResponse({"error": "too many requests: wait a minute"}, status_code=429)
+    try:
+        return JSONResponse(await hub.reviews.of(table, int(seat)))
+    except JobFailed as err:
+        return JSONResponse({"error": err.message}, status_code=503)
+    except TwinRackError as err:
+        log.warning("review of %s seat %s: %s", table.id, seat, err.message)
+        return JSONResponse({"error": err.message}, status_code=422)
 
 
 @router.get("/healthz")

@@ -1,10 +1,13 @@
 // The replay viewer: every frame of a finished game, every hand shown.
 import { html, render, useEffect, useRef, useState } from "/static/vendor/preact-htm.js";
 import { DiscardPool, SeatPanel } from "./board.js";
+import { ReviewPanel } from "./review.js";
 import { ScorePanel } from "./verify.js";
 
 const root = document.getElementById("replay-root");
 const GAME = root.dataset.game;
+// the viewer's own seat when its browser holds one (the review starts there), else the first
+const SEAT = /^\d+$/.test(root.dataset.seat || "") ? Number(root.dataset.seat) : 0;
 
 /** First, previous, play, next, last, and a slider over the steps. */
 function ReplayControls({ i, last, go, playing, setPlaying }) {
@@ -96,6 +99,7 @@ function Replay({ data }) {
           ${!atEnd && html`<p><button type="button" onClick=${() => go(last)}>Go to the end and the score</button></p>`}
           <p><a href=${`/api/games/${encodeURIComponent(GAME)}/record`}>Game record (JSON)</a></p>
         </section>
+        <${ReviewPanel} game=${GAME} names=${names} seat=${Math.min(SEAT, names.length - 1)} go=${go} />
       </aside>
     </div>
   </div>`;

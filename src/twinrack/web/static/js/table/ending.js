@@ -30,6 +30,8 @@ export function EndPanel({ f, msg, game, token }) {
     <p class="end-actions" id="end-actions">
       <a class="button" id="replay-link" href=${`/t/${encodeURIComponent(game)}/replay`}>Replay
         (all hands shown)</a>
+      <a class="button" id="review-link" href=${`/t/${encodeURIComponent(game)}/replay#review`}>Review
+        (the master rates each decision)</a>
       <${Rematch} game=${game} token=${token} link=${msg.rematch} seated=${seated} />
       <a class="button" id="new-game" href="/">New game</a>
       <a href=${`/api/games/${encodeURIComponent(game)}/record`}>Game record (JSON)</a>
