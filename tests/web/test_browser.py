@@ -356,14 +356,16 @@ def test_two_friends_play_by_invite_link(server: str, browser: Any) -> None:
             p2.wait_for_selector("#conn-status.conn-open", timeout=15000)
             dropped = True
         if not acted:
-            # wait on the page of a seat the game waits for (as Ann's page sees it)
-            to_act = (p1.get_attribute("#table-app", "data-to-act") or "").split(",")
-            target = pages.get(int(to_act[0]), p1) if to_act[0] else p1
-            target.wait_for_function(
-                """v => { const a = document.getElementById('table-app');
-                          return a.dataset.ready === 'true' || a.dataset.version !== v
-                                 || a.dataset.phase === 'over'; }""",
-                arg=version(target), timeout=15000)
+            # wait until either page may act or has news: Ann's page may not have heard
+            # yet of what Bea's already shows, so watching one page alone can wait forever
+            seen = {s: version(p) for s, p in pages.items()}
+            deadline = time.monotonic() + 15
+            while not any(p.get_attribute("#table-app", "data-ready") == "true"
+                          or version(p) != seen[s]
+                          or p.get_attribute("#table-app", "data-phase") == "over"
+                          for s, p in pages.items()):
+                assert time.monotonic() < deadline, "the game stood still for 15 s"
+                p1.wait_for_timeout(50)
         assert actions < 1200, "the game does not end"
 
     assert dropped
