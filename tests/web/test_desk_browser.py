@@ -60,16 +60,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         assert "Traceback" not in log, log
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
-        try:
-            yield b
-        finally:
-            b.close()
-
-
 def watch_errors(page: Any) -> list[str]:
     """JavaScript errors and failed sub-resources (a refused form's page is expected)."""
     errors: list[str] = []
