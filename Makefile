@@ -5,10 +5,10 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test lint typecheck bench clean cluster cluster-down
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,ray]'  # ray: tests/bots/test_arena_ray.py runs a local Ray
 	touch $(STAMP)
 
 run: $(STAMP)
