@@ -25,8 +25,8 @@ import numpy as np
 
 from twinrack.bots.expert import ExpertBot
 from twinrack.bots.greedy import Racks, minus, open_racks, plus, with_exposure
-from twinrack.bots.master import MasterBot
 from twinrack.bots.odds import candidates, chances, needs
+from twinrack.bots.playout import Playout
 from twinrack.bots.seen import Position, position, unseen
 from twinrack.card import Card
 from twinrack.engine import (
@@ -252,7 +252,7 @@ def finish(rated: list[tuple[Rating, View, list[Action]]], seat: int, card: Card
     """Play the costliest decisions out with the master and name the three worst."""
     order = sorted(range(len(rated)), key=lambda i: (-rated[i][0].loss, rated[i][0].number))
     chosen = {i for i in order[:searched] if rated[i][0].played != rated[i][0].best}
-    master = MasterBot(card, simulations=simulations)
+    master = Playout(card, simulations=simulations)
     out = [r for r, _seen, _legal in rated]
     for i, (r, seen, legal) in enumerate(rated):
         master.note_mahjonggs(seen)  # what the master would have noted, in order
