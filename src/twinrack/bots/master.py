@@ -36,6 +36,8 @@ from twinrack.engine.view import View
 SIMULATIONS = 192
 #: the discards tried: the expert's best few by its own measure
 OPTIONS = 5
+#: and only those within this share of the best one's utility by that measure
+DISCARD_SLACK = 0.1
 #: plans played against (the nearest, ranked by the expert's chance)
 PLANS = 48
 #: a choice replaces the expert's only when better by this many standard errors
@@ -72,6 +74,11 @@ class MasterBot(ExpertBot):
         if view.phase == "turn" and isinstance(expert, Discard):
             return self.search_discard(view, seat, legal, expert, rng)
         if view.phase == "window" and isinstance(expert, Claim | Pass):
+            kinds = {a.kind for a in legal if isinstance(a, Claim)}
+            if "double" in kinds:
+                return expert
+            if "mahjongg" in kinds and len(seat.open_racks) == 2:
+                return self.search_mahjongg_claim(view, seat, legal, expert, rng)
             return self.search_claim(view, seat, legal, expert, rng)
         return expert
 
@@ -92,8 +99,13 @@ class MasterBot(ExpertBot):
             return expert
         order = sorted(range(len(discards)),
                        key=lambda i: (-round(float(util[i]), 9), discards[i].tile))
-        pick = [discards.index(expert)] + [i for i in order if discards[i] != expert]
+        top = float(util[order[0]])
+        pick = [discards.index(expert)] + [
+            i for i in order if discards[i] != expert
+            and float(util[i]) >= top - DISCARD_SLACK * abs(top)]
         pick = pick[:OPTIONS]
+        if len(pick) < 2:
+            return expert
         plans = self.ranked(plans, per_plan[pick])
         gen = np.random.default_rng(rng.getrandbits(63))
         futures = deal_picks(unseen_counts, picks, self.simulations, gen)
@@ -151,6 +163,71 @@ class MasterBot(ExpertBot):
         best = self.pick(value, np.ones(2))
         self.last_search = [(a, float(value[i].mean())) for i, a in enumerate(options)]
         return options[best]
+
+    def search_mahjongg_claim(self, view: View, seat: Position, legal: Sequence[Action],
+                              expert: Claim | Pass, rng: random.Random) -> Action:
+        """A first Mah Jongg on a discard against a pass: the rack declared now (the other
+        rack played on from the tiles left) against keeping both racks for later."""
+        claim = next((a for a in legal if isinstance(a, Claim) and a.kind == "mahjongg"), None)
+        passing = next((a for a in legal if isinstance(a, Pass)), None)
+        if (claim is None or passing is None or view.window is None
+                or expert not in (claim, passing) or not self.completes(seat, view.window[1])):
+            return expert
+        racks = open_racks(seat)
+        unseen_counts = unseen(view)
+        draws = self.picks_left(view, False)
+        made = self.declared(seat, view.window[1], unseen_counts, draws - 1)
+        if made is None or draws <= 1:
+            return expert
+        rest, rest_racks, points = made
+        _u, plans, per_plan = self.plan_utilities(seat.free, [seat.free], racks,
+                                                  unseen_counts, draws)
+        kinds = [t for t in range(len(rest)) if rest[t]]
+        _u, plans_c, per_plan_c = self.plan_utilities(
+            rest, [minus(rest, (t,)) for t in kinds], rest_racks, unseen_counts, draws - 1)
+        if not len(plans) or not len(plans_c):
+            return expert
+        gen = np.random.default_rng(rng.getrandbits(63))
+        futures = deal_picks(unseen_counts, draws, self.simulations, gen)
+        when_p, worth_p = Forward(self.ranked(plans, per_plan)).run(
+            np.asarray([seat.free]), futures, [False])
+        when_c, worth_c = Forward(self.ranked(plans_c, per_plan_c)).run(
+            np.asarray([rest]), futures[:, :draws - 1], [True])
+        d = futures.shape[1]
+        value = np.concatenate([
+            self.worth(when_p, worth_p, opponents_survive(view, d, before_own=False), d),
+            self.worth(when_c, worth_c + points, opponents_survive(view, d, before_own=True),
+                       d - 1)])
+        options: list[Action] = [passing, claim]
+        if expert is claim:
+            options, value = options[::-1], value[::-1]
+        best = self.pick(value, np.ones(2))
+        self.last_search = [(a, float(value[i].mean())) for i, a in enumerate(options)]
+        return options[best]
+
+    def declared(self, seat: Position, tile: int, unseen_counts: Sequence[int],
+                 picks: int) -> tuple[list[int], Racks, int] | None:
+        """The free tiles and open racks left after a Mah Jongg made with ``tile`` on the
+        rack and line that leave the other rack best by the expert's measure, and the
+        Mah Jongg's card value (``None``: none is made)."""
+        racks = open_racks(seat)
+        with_tile = plus(seat.free, tile)
+        best: tuple[float, list[int], Racks, int] | None = None
+        for r, ex in racks:
+            made = np.flatnonzero((self.plans.rack_aways(with_tile, ex) == 0)
+                                  & (self.plans.rack_aways(seat.free, ex) > 0))
+            others = tuple(x for x in racks if x[0] != r)
+            for w in made.tolist()[:8]:
+                rest = minus(with_tile, [t for t, n in enumerate(
+                    self.plans.used(w, with_tile, ex)) for _ in range(n)])
+                kinds = [t for t in range(len(rest)) if rest[t]]
+                if not kinds or not others:
+                    continue
+                u = float(self.utilities(rest, [minus(rest, (t,)) for t in kinds], others,
+                                         unseen_counts, picks).max())
+                if best is None or u > best[0]:
+                    best = (u, rest, others, int(self.plans.way_value[w]))
+        return None if best is None else best[1:]
 
     def exposed(self, seat: Position, tile: int, unseen_counts: Sequence[int],
                 picks: int) -> tuple[list[int], Racks, float] | None:
