@@ -12,15 +12,14 @@ import pytest
 
 from tests.bots.untimed import UNTIMED_BOTS
 from twinrack.bots import MasterBot
-from twinrack.bots.master import SIMULATIONS
 from twinrack.bots.driver import Driver
+from twinrack.bots.master import SIMULATIONS
 from twinrack.bots.sampling import deal_hidden
 from twinrack.bots.seen import unseen
 from twinrack.card import practice_card
 from twinrack.cli import main
 from twinrack.engine import GameState, RuleSet, legal_actions, new_game, view
 from twinrack.engine.shuffle import derive_seed
-
 
 SEARCHED = ['discard 7B', 'discard F', 'discard 6D', 'discard E', 'discard W']
 WORTH = [0.0603, 0.0563, 0.0603, 0.0747, 0.0695]

@@ -1,20 +1,17 @@
-"""The master bot: the expert's judgement, checked by playing the game out many times.
+"""Choices played out to the end of imagined games through the engine: how the review
+(:mod:`twinrack.bots.review`) says how many points of game margin a decision cost.
 
-At a decision with more than one sensible choice (the expert's few best discards; a claim
-or a pass; declaring a Mah Jongg now or keeping it concealed) it imagines the tiles it
-cannot see, consistently with its view (:func:`twinrack.bots.sampling.deal_hidden` shuffles
-the unseen tiles into the other hands and the wall), builds that game through the engine
+For each simulation it imagines the tiles the seat cannot see, consistently with its view
+(:func:`twinrack.bots.sampling.deal_hidden` shuffles the unseen tiles into the other hands
+and the wall), builds that game through the engine
 (:func:`twinrack.engine.sampled.sampled_state`) and plays every choice forward to the end
 of the game with a cheap policy for every seat (:class:`Chaser`: each seat chases the one
 plan it had when the imagined game began, claims only what that plan needs, declares every
 Mah Jongg). The same imagined games serve every choice (common random numbers). A choice
 is worth its mean *game margin*, the seat's score less the best other seat's (rules section
-10): points count, not only who finishes. The expert's own choice stands unless another
-beats it by more than ``confidence`` standard errors of the paired differences.
-
-The budget is a number of *simulations* (imagined games, each played once per choice), so
-a seed and a budget give the same decisions on any machine; ``time_cap_ms`` is only a
-safety net for interactive tables and is off by default (the arena never sets it).
+10). This was the first master's search; a full game through the engine costs about 29 ms,
+far too much for a player (the master now races its own picks in numpy,
+:mod:`twinrack.bots.race`), but right for rating a few decisions of a finished game.
 """
 
 from __future__ import annotations
@@ -48,17 +45,8 @@ from twinrack.engine.sampled import NotSampleable, sampled_state
 from twinrack.engine.view import View
 from twinrack.tiles import JOKER, NUM_KINDS
 
-#: simulations per decision: about 200 ms a searched decision on the project's machine
-#: (benchmarks/bench_bots.py)
+#: imagined games per search
 SIMULATIONS = 4
-#: discards within this share of the best one's utility (the expert's measure) are tried
-DISCARD_SLACK = 0.1
-#: a claim for an exposure is played out when the expert's two sides of it are this close
-CLAIM_SLACK = 0.25
-#: at most this many choices are played out
-CHOICES = 2
-#: a choice replaces the expert's only when better by this many standard errors
-CONFIDENCE = 1.0
 #: a game that has not ended after this many rollout actions is scored as it stands
 ROLLOUT_ACTIONS = 2_000
 

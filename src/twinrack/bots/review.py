@@ -8,10 +8,11 @@ it would have done; both that choice and the one played are rated by the chance 
 finishing every open rack before the wall is spent and by the expected points of the best
 plan (its chance times its card value), from the tiles the player had not seen
 (:mod:`twinrack.bots.odds`). The decisions that lost most by that measure are then played
-out by the master's search (:class:`twinrack.bots.master.MasterBot`) to say how many
-points of game margin the choice cost, and the three that cost most are explained with the
-tiles and the card lines involved. :func:`review` is pure and returns a :class:`Review`;
-``twinrack review RECORD`` prints it.
+out to the end of imagined games through the engine (:class:`twinrack.bots.playout.Playout`,
+the master's first search) to say how many points of game margin the choice cost, and
+the three that cost most are explained with the tiles and the card lines involved.
+:func:`review` is pure and returns a :class:`Review`; ``twinrack review RECORD`` prints
+it.
 """
 
 from __future__ import annotations
