@@ -21,8 +21,8 @@ from twinrack.cli import main
 from twinrack.engine import GameState, RuleSet, legal_actions, new_game, view
 from twinrack.engine.shuffle import derive_seed
 
-SEARCHED = ['discard 7B', 'discard F', 'discard 6D', 'discard E', 'discard W']
-WORTH = [0.0603, 0.0563, 0.0603, 0.0747, 0.0695]
+SEARCHED = ['discard 3C', 'discard 5D', 'discard 6D', 'discard E', 'discard W']
+WORTH = [0.0639, 0.0639, 0.0639, 0.0857, 0.0728]
 
 
 def mid_game(decisions: int = 40) -> GameState:
@@ -53,7 +53,7 @@ def test_the_hidden_tiles_are_dealt_as_the_view_counts_them() -> None:
 
 
 def test_the_same_seed_and_budget_give_the_same_search() -> None:
-    game = mid_game()
+    game = mid_game(60)  # its nearest plan is 6 tiles away: the master searches
     seat = game.current
     seen, legal = view(game, seat), legal_actions(game, seat)
     first = MasterBot(practice_card(), simulations=64)
@@ -90,3 +90,14 @@ def test_simulate_refuses_a_budget_below_one(capsys: pytest.CaptureFixture[str])
     assert main(["simulate", "--bots", "master,expert", "--simulations", "0"]) == 2
     assert capsys.readouterr().err == (
         "twinrack: --simulations must be at least 1\n")
+
+
+def test_far_from_any_plan_the_expert_decides() -> None:
+    game = mid_game()  # its nearest plan is 8 tiles away
+    seat = game.current
+    seen, legal = view(game, seat), legal_actions(game, seat)
+    master = MasterBot(practice_card(), simulations=64)
+    expert = UNTIMED_BOTS["expert"](practice_card())
+    assert master.choose(seen, legal, random.Random(9)) == expert.choose(seen, legal,
+                                                                         random.Random(9))
+    assert master.last_search == []

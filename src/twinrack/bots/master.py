@@ -25,7 +25,7 @@ import numpy as np
 
 from twinrack.bots.expert import ExpertBot
 from twinrack.bots.greedy import Racks, minus, open_racks, plus, with_exposure
-from twinrack.bots.odds import FloatArray, IntArray, Plans
+from twinrack.bots.odds import FloatArray, IntArray, Plans, aways
 from twinrack.bots.race import Forward, deal_picks, opponents_survive
 from twinrack.bots.seen import Position, position, unseen
 from twinrack.card import Card
@@ -39,7 +39,11 @@ OPTIONS = 5
 #: and only those within this share of the best one's utility by that measure
 DISCARD_SLACK = 0.1
 #: plans played against (the nearest, ranked by the expert's chance)
-PLANS = 48
+PLANS = 128
+#: discards and claims are played out only once the nearest plan is this few tiles away:
+#: before, the holding's chance is spread over more plans than the race plays, and the
+#: expert's measure of flexibility is the better guide
+SEARCH_AWAY = 6
 #: a choice replaces the expert's only when better by this many standard errors
 CONFIDENCE = 1.5
 #: a claim is played out only when the expert's measure rates it at least this share of
@@ -106,6 +110,8 @@ class MasterBot(ExpertBot):
         pick = pick[:OPTIONS]
         if len(pick) < 2:
             return expert
+        if int(aways(plans, holdings[pick[0]]).min()) > SEARCH_AWAY:
+            return expert
         plans = self.ranked(plans, per_plan[pick])
         gen = np.random.default_rng(rng.getrandbits(63))
         futures = deal_picks(unseen_counts, picks, self.simulations, gen)
@@ -142,6 +148,8 @@ class MasterBot(ExpertBot):
                                                       unseen_counts, draws)
         if u_claim < CLAIM_FLOOR * float(u_pass[0]):
             return expert  # the expert's measure sees no chance that the claim helps
+        if not len(plans) or int(aways(plans, seat.free).min()) > SEARCH_AWAY:
+            return expert
         kinds = [t for t in range(len(after)) if after[t]]
         _u, plans_c, per_plan_c = self.plan_utilities(
             after, [minus(after, (t,)) for t in kinds], new_racks, unseen_counts, draws - 1)

@@ -35,8 +35,8 @@ from twinrack.tiles import JOKER, NUM_KINDS
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 
-#: plans one :class:`Forward` plays against, at most (one bit each in a word)
-MAX_PLANS = 64
+#: plans one :class:`Forward` plays against, at most (one bit each, in words of 64)
+MAX_PLANS = 256
 
 #: (open racks, turn // 4) -> (turns seen, turns making a first Mah Jongg, turns finishing),
 #: from ``tools/race_table.py --games 50`` with seeds 11 and 12 added up (Siamese, 2024
@@ -82,11 +82,16 @@ class Forward:
         if p > MAX_PLANS:
             raise ValueError(f"at most {MAX_PLANS} plans")
         #: per copy count v: the plans wanting at least v copies of each tile, as bits
-        self.bit = np.arange(p, dtype=np.uint64)
+        #: (plan i is bit i % 64 of word i // 64)
+        self.words = max(1, (p + 63) // 64)
+        self.bit = (np.arange(p) % 64).astype(np.uint64)
+        self.word = np.arange(p) // 64
         most = int(self.dem.max()) if p else 0
         want = np.stack([self.dem >= v for v in range(most + 2)])  # V x P x 36
-        self.wanting = (want.astype(np.uint64) << self.bit[None, :, None]).sum(
-            axis=1, dtype=np.uint64)  # V x 36
+        self.wanting = np.stack([
+            (want[:, self.word == w].astype(np.uint64)
+             << self.bit[self.word == w][None, :, None]).sum(axis=1, dtype=np.uint64)
+            for w in range(self.words)], axis=-1)  # V x 36 x words
         self.kinds = np.arange(NUM_KINDS)
         self.kind_order = np.arange(NUM_KINDS, dtype=np.int64)
 
@@ -176,9 +181,13 @@ class Forward:
         # the plans as near or one tile further, and per copy count v the plans wanting
         # at least v copies of each tile
         near = aw <= aw.min(axis=1, keepdims=True) + 1
-        bits = (near.astype(np.uint64) << self.bit[None, :]).sum(axis=1, dtype=np.uint64)
+        shifted = near.astype(np.uint64) << self.bit[None, :]
         level = np.minimum(hr, len(self.wanting) - 1).astype(np.int64)
-        miss = _popcount(bits[:, None] & self.wanting[level, self.kinds[None, :]])
+        wanting = self.wanting[level, self.kinds[None, :]]  # rows x 36 x words
+        miss = np.zeros(hr.shape, dtype=np.int64)
+        for w in range(self.words):
+            bits = shifted[:, self.word == w].sum(axis=1, dtype=np.uint64)
+            miss += _popcount(bits[:, None] & wanting[:, :, w])
         score = miss.astype(np.int64) * 64 + self.kind_order[None, :]
         score = np.where(excess > 0, score, 1 << 40)
         score[:, JOKER] = 1 << 30  # a Joker only when nothing else
