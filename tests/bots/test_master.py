@@ -101,3 +101,15 @@ def test_far_from_any_plan_the_expert_decides() -> None:
     assert master.choose(seen, legal, random.Random(9)) == expert.choose(seen, legal,
                                                                          random.Random(9))
     assert master.last_search == []
+
+
+def test_a_time_cap_stops_after_the_batch_that_passes_it() -> None:
+    game = mid_game(60)
+    seat = game.current
+    seen, legal = view(game, seat), legal_actions(game, seat)
+    capped = MasterBot(practice_card(), simulations=192, time_cap_ms=0.0)
+    capped.choose(seen, legal, random.Random(9))
+    one_batch = MasterBot(practice_card(), simulations=64)
+    one_batch.choose(seen, legal, random.Random(9))
+    assert capped.last_search == one_batch.last_search
+    assert [round(v, 4) for _a, v in capped.last_search] == WORTH

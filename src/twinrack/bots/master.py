@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -49,6 +50,8 @@ CONFIDENCE = 1.5
 #: a claim is played out only when the expert's measure rates it at least this share of
 #: passing
 CLAIM_FLOOR = 0.9
+#: with a time cap, futures are raced in batches of this many, while within it
+BATCH = 64
 #: weight of a finished hand's card value (per 100 points)
 VALUE_WEIGHT = 0.1
 
@@ -64,11 +67,14 @@ class MasterBot(ExpertBot):
         self.simulations = simulations
         self.confidence = confidence
         self.time_cap_ms = time_cap_ms
+        self.cap_at = math.inf
         #: what the last search found: (option, mean worth) per option, the expert's first
         self.last_search: list[tuple[Action, float]] = []
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         self.last_search = []
+        if self.time_cap_ms is not None:
+            self.cap_at = time.perf_counter() + self.time_cap_ms / 1000
         expert = super().choose(view, legal, rng)
         if len(legal) == 1 or not self.simulations:
             return expert
@@ -112,13 +118,16 @@ class MasterBot(ExpertBot):
             return expert
         if int(aways(plans, holdings[pick[0]]).min()) > SEARCH_AWAY:
             return expert
-        plans = self.ranked(plans, per_plan[pick])
-        gen = np.random.default_rng(rng.getrandbits(63))
-        futures = deal_picks(unseen_counts, picks, self.simulations, gen)
-        when, worth = Forward(plans).run(np.asarray([holdings[i] for i in pick]), futures,
-                                         [False] * len(pick))
-        draws = futures.shape[1]
-        value = self.worth(when, worth, opponents_survive(view, draws, before_own=True), draws)
+        forward = Forward(self.ranked(plans, per_plan[pick]))
+        chosen = np.asarray([holdings[i] for i in pick])
+
+        def evaluate(futures: IntArray) -> FloatArray:
+            draws = futures.shape[1]
+            when, worth = forward.run(chosen, futures, [False] * len(pick))
+            return self.worth(when, worth, opponents_survive(view, draws, before_own=True),
+                              draws)
+
+        value = self.raced(unseen_counts, picks, rng, evaluate)
         danger = self.danger(view, unseen_counts, winning_only=True)
         safe = np.asarray([1.0 - min(1.0, float(danger[discards[i].tile])) for i in pick])
         best = self.pick(value, safe)
@@ -153,24 +162,11 @@ class MasterBot(ExpertBot):
         kinds = [t for t in range(len(after)) if after[t]]
         _u, plans_c, per_plan_c = self.plan_utilities(
             after, [minus(after, (t,)) for t in kinds], new_racks, unseen_counts, draws - 1)
-        if not len(plans) or not len(plans_c):
+        if not len(plans_c):
             return expert
-        gen = np.random.default_rng(rng.getrandbits(63))
-        futures = deal_picks(unseen_counts, draws, self.simulations, gen)
-        when_p, worth_p = Forward(self.ranked(plans, per_plan)).run(
-            np.asarray([seat.free]), futures, [False])
-        when_c, worth_c = Forward(self.ranked(plans_c, per_plan_c)).run(
-            np.asarray([after]), futures[:, :draws - 1], [True])
-        d = futures.shape[1]
-        value = np.concatenate([
-            self.worth(when_p, worth_p, opponents_survive(view, d, before_own=False), d),
-            self.worth(when_c, worth_c, opponents_survive(view, d, before_own=True), d - 1)])
-        options: list[Action] = [passing, expose]
-        if expert is expose:
-            options, value = options[::-1], value[::-1]
-        best = self.pick(value, np.ones(2))
-        self.last_search = [(a, float(value[i].mean())) for i, a in enumerate(options)]
-        return options[best]
+        return self.against_pass(view, seat, (passing, expose), expert,
+                                 (self.ranked(plans, per_plan), self.ranked(plans_c, per_plan_c)),
+                                 after, 0, rng)
 
     def search_mahjongg_claim(self, view: View, seat: Position, legal: Sequence[Action],
                               expert: Claim | Pass, rng: random.Random) -> Action:
@@ -195,23 +191,53 @@ class MasterBot(ExpertBot):
             rest, [minus(rest, (t,)) for t in kinds], rest_racks, unseen_counts, draws - 1)
         if not len(plans) or not len(plans_c):
             return expert
-        gen = np.random.default_rng(rng.getrandbits(63))
-        futures = deal_picks(unseen_counts, draws, self.simulations, gen)
-        when_p, worth_p = Forward(self.ranked(plans, per_plan)).run(
-            np.asarray([seat.free]), futures, [False])
-        when_c, worth_c = Forward(self.ranked(plans_c, per_plan_c)).run(
-            np.asarray([rest]), futures[:, :draws - 1], [True])
-        d = futures.shape[1]
-        value = np.concatenate([
-            self.worth(when_p, worth_p, opponents_survive(view, d, before_own=False), d),
-            self.worth(when_c, worth_c + points, opponents_survive(view, d, before_own=True),
-                       d - 1)])
-        options: list[Action] = [passing, claim]
-        if expert is claim:
-            options, value = options[::-1], value[::-1]
+        return self.against_pass(view, seat, (passing, claim), expert,
+                                 (self.ranked(plans, per_plan), self.ranked(plans_c, per_plan_c)),
+                                 rest, points, rng)
+
+    def against_pass(self, view: View, seat: Position, options: tuple[Pass, Claim],
+                     expert: Action, plans: tuple[Plans, Plans], claimed: list[int],
+                     points: int, rng: random.Random) -> Action:
+        """Race a pass (this turn's pick next) against a claim (the free tiles
+        ``claimed`` after it, a throw first, ``points`` already made): the expert's choice
+        unless the other is surely better."""
+        on_pass, on_claim = Forward(plans[0]), Forward(plans[1])
+        hold = np.asarray([seat.free])
+        after = np.asarray([claimed])
+
+        def evaluate(futures: IntArray) -> FloatArray:
+            d = futures.shape[1]
+            when_p, worth_p = on_pass.run(hold, futures, [False])
+            when_c, worth_c = on_claim.run(after, futures[:, :d - 1], [True])
+            return np.concatenate([
+                self.worth(when_p, worth_p, opponents_survive(view, d, before_own=False), d),
+                self.worth(when_c, worth_c + points,
+                           opponents_survive(view, d, before_own=True), d - 1)])
+
+        value = self.raced(unseen(view), self.picks_left(view, False), rng, evaluate)
+        order: list[Action] = list(options)
+        if expert is options[1]:
+            order, value = order[::-1], value[::-1]
         best = self.pick(value, np.ones(2))
-        self.last_search = [(a, float(value[i].mean())) for i, a in enumerate(options)]
-        return options[best]
+        self.last_search = [(a, float(value[i].mean())) for i, a in enumerate(order)]
+        return order[best]
+
+    def raced(self, unseen_counts: Sequence[int], draws: int, rng: random.Random,
+              evaluate: Callable[[IntArray], FloatArray]) -> FloatArray:
+        """``evaluate`` (options x futures worths) on the budget's futures: all at once,
+        or with ``time_cap_ms``, in batches while the decision is within it."""
+        gen = np.random.default_rng(rng.getrandbits(63))
+        if self.time_cap_ms is None:
+            return evaluate(deal_picks(unseen_counts, draws, self.simulations, gen))
+        parts = []
+        left = self.simulations
+        while left > 0:
+            n = min(BATCH, left)
+            parts.append(evaluate(deal_picks(unseen_counts, draws, n, gen)))
+            left -= n
+            if time.perf_counter() > self.cap_at:
+                break
+        return np.concatenate(parts, axis=1)
 
     def declared(self, seat: Position, tile: int, unseen_counts: Sequence[int],
                  picks: int) -> tuple[list[int], Racks, int] | None:
