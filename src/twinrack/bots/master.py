@@ -1,14 +1,15 @@
 """The master bot: the expert's judgement, checked by racing its next picks many times.
 
-At a discard, and at a claim for an exposure, it plays the seat's own next picks forward
-in hundreds of futures dealt from the tiles it has not seen, for each option on the same
-futures (:class:`twinrack.bots.race.Forward`: plans switched as the tiles come), and weighs
-each future's finishing pick by the chance that no opponent has finished before it
+Once its nearest plan is at most ``SEARCH_AWAY`` tiles away, at a discard, at a claim for
+an exposure and at a first Mah Jongg on a discard, it plays the seat's own next picks
+forward in hundreds of futures dealt from the tiles it has not seen, every option on the
+same futures (:class:`twinrack.bots.race.Forward`: plans switched as the tiles come), and
+weighs each future's finishing pick by the chance that no opponent has finished before it
 (:func:`twinrack.bots.race.opponents_survive`, read from the table), a little more for a
 dearer hand. A discard's worth is also lowered by the chance that it gives an opponent
 its winning Mah Jongg (the expert's measure of feeding). The expert's own choice stands
 unless another beats it by more than ``confidence`` standard errors of the paired
-differences.
+differences. Further from its plans, and at every other decision, it is the expert.
 
 The budget is a number of *simulations* (futures, each played once per option), so a seed
 and a budget give the same decisions on any machine; ``time_cap_ms`` is only a safety net
@@ -96,6 +97,7 @@ class MasterBot(ExpertBot):
 
     def search_discard(self, view: View, seat: Position, legal: Sequence[Action],
                        expert: Discard, rng: random.Random) -> Action:
+        """The expert's discard against its next best ones, raced over the same futures."""
         racks = open_racks(seat)
         discards = [a for a in legal if isinstance(a, Discard)]
         picks = self.picks_left(view, True)
