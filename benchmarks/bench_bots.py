@@ -1,12 +1,13 @@
-"""What the master's search costs: per imagined game (a *simulation*, played once per
-choice), per rollout, and per decision at a budget, next to the expert's decision.
+"""What the master's search costs: per decision at a budget (wall and processor time),
+per future played forward (a *simulation*: one future played once per option), next to
+the expert's decision.
 
-    .venv/bin/python benchmarks/bench_bots.py [--games 2] [--simulations 8] [--json]
+    .venv/bin/python benchmarks/bench_bots.py [--games 2] [--simulations 192] [--json]
 
 Positions come from seeded expert-against-expert games of Siamese (2024 rules); at each
 of the first seat's decisions the master decides on the same view, with the same random
-state, and its search is timed. Timings depend on the machine's load: compare runs made
-side by side, not across machines.
+state, and is timed. Timings depend on the machine's load: compare runs made side by
+side, not across machines; processor time is less bound to the load than wall time.
 """
 
 from __future__ import annotations
@@ -31,61 +32,46 @@ def bench(games: int, simulations: int) -> dict[str, Any]:
     card = practice_card()
     master = MasterBot(card, simulations=simulations)
     decisions: list[float] = []
-    searched: list[float] = []
-    per_simulation: list[float] = []
-    per_rollout: list[float] = []
+    cpu_times: list[float] = []  # the master's decisions in processor time
+    searched_cpu: list[float] = []
+    per_future_cpu: list[float] = []  # the search alone, per future and option
     expert_times: list[float] = []
-    cpu_times: list[float] = []  # the master's decisions in processor time (less load-bound)
-    cpu_per_simulation: list[float] = []
-    cpu_per_rollout: list[float] = []
+    expert_cpu: list[float] = []
     for g in range(games):
         game = new_game(RuleSet(), seed=derive_seed(9, "bench-bots", g), card=card)
         bots = {s: ExpertBot(card, budget_ms=float("inf")) for s in range(2)}
         driver = Driver(game, bots, {0: random.Random(g), 1: random.Random(g + 100)})
         while (seat := driver.bot_to_act()) is not None:
             seen, legal = view(game, seat), legal_actions(game, seat)
-            start = time.perf_counter()
-            cpu = time.process_time()
+            start, cpu = time.perf_counter(), time.process_time()
             action = bots[seat].choose(seen, legal, driver.rngs[seat])
-            expert_took = time.perf_counter() - start
-            expert_cpu = time.process_time() - cpu
+            took_cpu = time.process_time() - cpu
             if seat == 0:
-                expert_times.append(expert_took)
-                start = time.perf_counter()
-                cpu = time.process_time()
+                expert_times.append(time.perf_counter() - start)
+                expert_cpu.append(took_cpu)
+                start, cpu = time.perf_counter(), time.process_time()
                 master.choose(seen, legal, random.Random(len(decisions)))
-                took = time.perf_counter() - start
-                decisions.append(took)
+                decisions.append(time.perf_counter() - start)
                 cpu_times.append(time.process_time() - cpu)
                 if master.last_search:
-                    # the search alone: the master's decision less the expert's on it
-                    search = max(0.0, took - expert_took)
-                    searched.append(took)
-                    per_simulation.append(search / simulations)
-                    per_rollout.append(search / (simulations * len(master.last_search)))
-                    search_cpu = max(0.0, cpu_times[-1] - expert_cpu)
-                    cpu_per_simulation.append(search_cpu / simulations)
-                    cpu_per_rollout.append(search_cpu / (simulations * len(master.last_search)))
+                    searched_cpu.append(cpu_times[-1])
+                    search = max(0.0, cpu_times[-1] - took_cpu)
+                    per_future_cpu.append(search / (simulations * len(master.last_search)))
             driver.play(action)
 
     def ms(values: list[float], q: float) -> float:
         return round(float(np.percentile(values, q)) * 1000, 2) if values else 0.0
 
-    def mean_ms(values: list[float]) -> float:
-        return round(statistics.fmean(values) * 1000, 2) if values else 0.0
-
     return {"games": games, "simulations": simulations, "decisions": len(decisions),
-            "searched": len(searched),
+            "searched": len(searched_cpu),
             "master_ms_p50": ms(decisions, 50), "master_ms_p99": ms(decisions, 99),
             "master_cpu_ms_p50": ms(cpu_times, 50), "master_cpu_ms_p99": ms(cpu_times, 99),
-            "searched_ms_p50": ms(searched, 50), "searched_ms_p99": ms(searched, 99),
-            "simulation_ms_mean": round(statistics.fmean(per_simulation) * 1000, 2)
-            if per_simulation else 0.0,
-            "rollout_ms_mean": round(statistics.fmean(per_rollout) * 1000, 2)
-            if per_rollout else 0.0,
-            "simulation_cpu_ms_mean": mean_ms(cpu_per_simulation),
-            "rollout_cpu_ms_mean": mean_ms(cpu_per_rollout),
-            "expert_ms_p50": ms(expert_times, 50), "expert_ms_p99": ms(expert_times, 99)}
+            "searched_cpu_ms_p50": ms(searched_cpu, 50),
+            "searched_cpu_ms_p99": ms(searched_cpu, 99),
+            "future_cpu_us_mean": round(statistics.fmean(per_future_cpu) * 1e6, 1)
+            if per_future_cpu else 0.0,
+            "expert_ms_p50": ms(expert_times, 50), "expert_ms_p99": ms(expert_times, 99),
+            "expert_cpu_ms_p50": ms(expert_cpu, 50), "expert_cpu_ms_p99": ms(expert_cpu, 99)}
 
 
 def main() -> None:
@@ -99,7 +85,7 @@ def main() -> None:
         print(json.dumps(row))
         return
     for k, v in row.items():
-        print(f"{k:<20} {v}")
+        print(f"{k:<22} {v}")
 
 
 if __name__ == "__main__":

@@ -143,7 +143,7 @@ def simulate_command(
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
     simulations: Annotated[int | None, typer.Option(
-        "--simulations", help="the master's budget: imagined games per decision")] = None,
+        "--simulations", help="the master's budget: futures raced per decision")] = None,
     ray: Annotated[str | None, typer.Option(
         "--ray", help="play the games on a Ray cluster at this address ('local' starts "
                       "one here; needs the ray extra)")] = None,

@@ -13,12 +13,16 @@ import pytest
 from tests.bots.untimed import UNTIMED_BOTS
 from twinrack.bots import MasterBot
 from twinrack.bots.driver import Driver
+from twinrack.bots.master import SIMULATIONS
 from twinrack.bots.sampling import deal_hidden
 from twinrack.bots.seen import unseen
 from twinrack.card import practice_card
 from twinrack.cli import main
-from twinrack.engine import Discard, GameState, RuleSet, legal_actions, new_game, view
+from twinrack.engine import GameState, RuleSet, legal_actions, new_game, view
 from twinrack.engine.shuffle import derive_seed
+
+SEARCHED = ['discard 3C', 'discard 5D', 'discard 6D', 'discard E', 'discard W']
+WORTH = [0.0639, 0.0639, 0.0639, 0.0857, 0.0728]
 
 
 def mid_game(decisions: int = 40) -> GameState:
@@ -49,22 +53,36 @@ def test_the_hidden_tiles_are_dealt_as_the_view_counts_them() -> None:
 
 
 def test_the_same_seed_and_budget_give_the_same_search() -> None:
-    game = mid_game()
+    game = mid_game(60)  # its nearest plan is 6 tiles away: the master searches
     seat = game.current
     seen, legal = view(game, seat), legal_actions(game, seat)
-    options = [a for a in legal if isinstance(a, Discard)][:2]
-    bot = MasterBot(practice_card(), simulations=3)
-    first = bot.search(seen, legal, options, random.Random(9))
-    again = MasterBot(practice_card(), simulations=3).search(seen, legal, options,
-                                                             random.Random(9))
-    assert first is not None and again is not None
-    assert first[0].shape == (2, 3)  # per choice, one margin per simulation
-    assert np.array_equal(first[0], again[0]) and np.array_equal(first[1], again[1])
+    first = MasterBot(practice_card(), simulations=64)
+    chosen = first.choose(seen, legal, random.Random(9))
+    again = MasterBot(practice_card(), simulations=64)
+    assert again.choose(seen, legal, random.Random(9)) == chosen
+    assert again.last_search == first.last_search
+    # the expert's choice first, then its next best discards, each rated by the search
+    assert [a.body() for a, _v in first.last_search] == SEARCHED
+    assert [round(v, 4) for _a, v in first.last_search] == WORTH
+    assert chosen == first.last_search[0][0]
+
+
+def test_the_expert_choice_stands_unless_another_is_surely_better() -> None:
+    bot = MasterBot(practice_card(), confidence=2.0)
+    same = np.ones(2)
+    base = np.array([0.5, 0.5, 0.5, 0.5])
+    close = np.array([0.6, 0.4, 0.6, 0.4])  # better by 0.0 on average
+    sure = np.array([0.6, 0.6, 0.6, 0.7])
+    assert bot.pick(np.stack([base, close]), same) == 0
+    assert bot.pick(np.stack([base, sure]), same) == 1
+    assert bot.pick(np.stack([base, close, sure]), np.ones(3)) == 2
+    # a discard that may feed the winning Mah Jongg is worth less
+    assert bot.pick(np.stack([base, sure]), np.array([1.0, 0.7])) == 0
 
 
 def test_the_budget_is_simulations_and_the_time_cap_is_off_by_default() -> None:
     params = inspect.signature(MasterBot).parameters
-    assert params["simulations"].default == 4
+    assert params["simulations"].default == SIMULATIONS == 192
     assert params["time_cap_ms"].default is None
 
 
@@ -72,3 +90,26 @@ def test_simulate_refuses_a_budget_below_one(capsys: pytest.CaptureFixture[str])
     assert main(["simulate", "--bots", "master,expert", "--simulations", "0"]) == 2
     assert capsys.readouterr().err == (
         "twinrack: --simulations must be at least 1\n")
+
+
+def test_far_from_any_plan_the_expert_decides() -> None:
+    game = mid_game()  # its nearest plan is 8 tiles away
+    seat = game.current
+    seen, legal = view(game, seat), legal_actions(game, seat)
+    master = MasterBot(practice_card(), simulations=64)
+    expert = UNTIMED_BOTS["expert"](practice_card())
+    assert master.choose(seen, legal, random.Random(9)) == expert.choose(seen, legal,
+                                                                         random.Random(9))
+    assert master.last_search == []
+
+
+def test_a_time_cap_stops_after_the_batch_that_passes_it() -> None:
+    game = mid_game(60)
+    seat = game.current
+    seen, legal = view(game, seat), legal_actions(game, seat)
+    capped = MasterBot(practice_card(), simulations=192, time_cap_ms=0.0)
+    capped.choose(seen, legal, random.Random(9))
+    one_batch = MasterBot(practice_card(), simulations=64)
+    one_batch.choose(seen, legal, random.Random(9))
+    assert capped.last_search == one_batch.last_search
+    assert [round(v, 4) for _a, v in capped.last_search] == WORTH

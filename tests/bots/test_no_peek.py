@@ -58,8 +58,8 @@ CHECKED = {
     ("random", "imperial"): (130, 108), ("greedy", "siamese"): (56, 56),
     ("greedy", "royale"): (134, 134), ("greedy", "imperial"): (60, 50),
     ("expert", "siamese"): (42, 42), ("expert", "royale"): (134, 134),
-    ("expert", "imperial"): (76, 72), ("master", "siamese"): (42, 42),
-    ("master", "royale"): (82, 82), ("master", "imperial"): (66, 61)}
+    ("expert", "imperial"): (76, 72), ("master", "siamese"): (47, 47),
+    ("master", "royale"): (117, 117), ("master", "imperial"): (85, 71)}
 
 
 @pytest.mark.parametrize(("variant", "players"), [("siamese", 2), ("royale", 3),

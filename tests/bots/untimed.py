@@ -17,4 +17,4 @@ from twinrack.card import Card
 
 UNTIMED_BOTS: dict[str, Callable[[Card], Bot]] = {
     **BOTS, "expert": partial(ExpertBot, budget_ms=math.inf),
-    "master": partial(MasterBot, simulations=1)}
+    "master": partial(MasterBot, simulations=16)}

@@ -1,20 +1,19 @@
-"""The master bot: the expert's judgement, checked by playing the game out many times.
+"""The master bot: the expert's judgement, checked by racing its next picks many times.
 
-At a decision with more than one sensible choice (the expert's few best discards; a claim
-or a pass; declaring a Mah Jongg now or keeping it concealed) it imagines the tiles it
-cannot see, consistently with its view (:func:`twinrack.bots.sampling.deal_hidden` shuffles
-the unseen tiles into the other hands and the wall), builds that game through the engine
-(:func:`twinrack.engine.sampled.sampled_state`) and plays every choice forward to the end
-of the game with a cheap policy for every seat (:class:`Chaser`: each seat chases the one
-plan it had when the imagined game began, claims only what that plan needs, declares every
-Mah Jongg). The same imagined games serve every choice (common random numbers). A choice
-is worth its mean *game margin*, the seat's score less the best other seat's (rules section
-10): points count, not only who finishes. The expert's own choice stands unless another
-beats it by more than ``confidence`` standard errors of the paired differences.
+Once its nearest plan is at most ``SEARCH_AWAY`` tiles away, at a discard, at a claim for
+an exposure and at a first Mah Jongg on a discard, it plays the seat's own next picks
+forward in hundreds of futures dealt from the tiles it has not seen, every option on the
+same futures (:class:`twinrack.bots.race.Forward`: plans switched as the tiles come), and
+weighs each future's finishing pick by the chance that no opponent has finished before it
+(:func:`twinrack.bots.race.opponents_survive`, read from the table), a little more for a
+dearer hand. A discard's worth is also lowered by the chance that it gives an opponent
+its winning Mah Jongg (the expert's measure of feeding). The expert's own choice stands
+unless another beats it by more than ``confidence`` standard errors of the paired
+differences. Further from its plans, and at every other decision, it is the expert.
 
-The budget is a number of *simulations* (imagined games, each played once per choice), so
-a seed and a budget give the same decisions on any machine; ``time_cap_ms`` is only a
-safety net for interactive tables and is off by default (the arena never sets it).
+The budget is a number of *simulations* (futures, each played once per option), so a seed
+and a budget give the same decisions on any machine; ``time_cap_ms`` is only a safety net
+for interactive tables and is off by default (the arena never sets it).
 """
 
 from __future__ import annotations
@@ -22,115 +21,40 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from twinrack.bots.expert import EXPOSE_MARGIN, ExpertBot
-from twinrack.bots.greedy import declarations, minus, open_racks, with_exposure
-from twinrack.bots.sampling import deal_hidden
+from twinrack.bots.expert import ExpertBot
+from twinrack.bots.greedy import Racks, minus, open_racks, plus, with_exposure
+from twinrack.bots.odds import FloatArray, IntArray, Plans, aways
+from twinrack.bots.race import Forward, deal_picks, opponents_survive
 from twinrack.bots.seen import Position, position, unseen
 from twinrack.card import Card
-from twinrack.engine import (
-    Action,
-    Claim,
-    Discard,
-    Exchange,
-    Expose,
-    GameState,
-    MahJongg,
-    Pass,
-    apply,
-    legal_actions,
-    score,
-    view,
-)
-from twinrack.engine.sampled import NotSampleable, sampled_state
+from twinrack.engine import Action, Claim, Discard, Pass
 from twinrack.engine.view import View
-from twinrack.tiles import JOKER, NUM_KINDS
 
-#: simulations per decision: about 200 ms a searched decision on the project's machine
-#: (benchmarks/bench_bots.py)
-SIMULATIONS = 4
-#: discards within this share of the best one's utility (the expert's measure) are tried
+#: futures per decision (the budget)
+SIMULATIONS = 192
+#: the discards tried: the expert's best few by its own measure
+OPTIONS = 5
+#: and only those within this share of the best one's utility by that measure
 DISCARD_SLACK = 0.1
-#: a claim for an exposure is played out when the expert's two sides of it are this close
-CLAIM_SLACK = 0.25
-#: at most this many choices are played out
-CHOICES = 2
+#: plans played against (the nearest, ranked by the expert's chance)
+PLANS = 128
+#: discards and claims are played out only once the nearest plan is this few tiles away:
+#: before, the holding's chance is spread over more plans than the race plays, and the
+#: expert's measure of flexibility is the better guide
+SEARCH_AWAY = 6
 #: a choice replaces the expert's only when better by this many standard errors
-CONFIDENCE = 1.0
-#: a game that has not ended after this many rollout actions is scored as it stands
-ROLLOUT_ACTIONS = 2_000
-
-
-class Chaser:
-    """The rollout policy of one imagined game: each seat chases the plan it had when
-    first asked (planned anew after each of its Mah Jonggs)."""
-
-    def __init__(self, bot: ExpertBot) -> None:
-        self.bot = bot
-        self.wants: dict[int, tuple[tuple[int, ...], list[int]]] = {}
-
-    def want(self, seat: Position) -> list[int]:
-        """The tiles the seat's plan takes, per kind (naturals and group copies)."""
-        racks = open_racks(seat)
-        key = tuple(r for r, _ex in racks)
-        found = self.wants.get(seat.seat)
-        if found is not None and found[0] == key:
-            return found[1]
-        plans = self.bot.plans
-        plan = plans.best(seat.free, racks)
-        want = [0] * NUM_KINDS
-        exposures = dict(racks)
-        for rp in plan.racks:
-            tot = plans.cc.rack(exposures[rp.rack]).tot[rp.way, :NUM_KINDS]
-            for t in np.flatnonzero(tot).tolist():
-                want[t] += int(tot[t])
-        self.wants[seat.seat] = (key, want)
-        return want
-
-    def choose(self, seen: View, legal: Sequence[Action]) -> Action:
-        if len(legal) == 1:
-            return legal[0]
-        seat = position(seen)
-        if seen.phase == "window":
-            return self.claim(seen, seat, legal)
-        mjs = declarations(legal, seat)
-        if mjs:
-            return mjs[0]
-        exposes = [a for a in legal if isinstance(a, Expose)]
-        if exposes and seen.must is not None:
-            return min(exposes, key=lambda a: (a.tiles.count(JOKER), a.rack))
-        discards = [a for a in legal if isinstance(a, Discard)]
-        if discards:
-            want = self.want(seat)
-            free = seat.free
-            return max(discards, key=lambda a: (a.tile != JOKER, free[a.tile] - want[a.tile],
-                                                -a.tile))
-        return next((a for a in legal if not isinstance(a, Exchange)), legal[0])
-
-    def claim(self, seen: View, seat: Position, legal: Sequence[Action]) -> Action:
-        claims = {a.kind: a for a in legal if isinstance(a, Claim)}
-        for kind in ("double", "mahjongg"):
-            if kind in claims:
-                return claims[kind]
-        passing = next(a for a in legal if isinstance(a, Pass))
-        expose = claims.get("expose")
-        if expose is None or seen.window is None:
-            return passing
-        tile = seen.window[1]
-        want = self.want(seat)
-        # a group's tile the plan still lacks, with a pair of it (or a Joker) in hand
-        if want[tile] >= 3 and want[tile] > seat.free[tile] >= 1:
-            return expose
-        return passing
-
-
-def game_margin(state: GameState, seat: int) -> float:
-    """The seat's score less the best other seat's score (section 10)."""
-    totals = score(state).totals
-    return float(totals[seat] - max(t for s, t in enumerate(totals) if s != seat))
+CONFIDENCE = 1.5
+#: a claim is played out only when the expert's measure rates it at least this share of
+#: passing
+CLAIM_FLOOR = 0.9
+#: with a time cap, futures are raced in batches of this many, while within it
+BATCH = 64
+#: weight of a finished hand's card value (per 100 points)
+VALUE_WEIGHT = 0.1
 
 
 class MasterBot(ExpertBot):
@@ -139,157 +63,253 @@ class MasterBot(ExpertBot):
     name = "master"
 
     def __init__(self, card: Card | None = None, simulations: int = SIMULATIONS,
-                 choices: int = CHOICES, confidence: float = CONFIDENCE,
-                 time_cap_ms: float | None = None) -> None:
+                 confidence: float = CONFIDENCE, time_cap_ms: float | None = None) -> None:
         super().__init__(card, budget_ms=math.inf)
         self.simulations = simulations
-        self.choices = choices
         self.confidence = confidence
         self.time_cap_ms = time_cap_ms
-        self.mahjongg_turns: dict[tuple[int, int], int] = {}
-        #: what the last search found: (choice, mean margin, win share) per choice
-        self.last_search: list[tuple[Action, float, float]] = []
+        self.cap_at = math.inf
+        #: what the last search found: (option, mean worth) per option, the expert's first
+        self.last_search: list[tuple[Action, float]] = []
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
-        self.note_mahjonggs(view)
         self.last_search = []
+        if self.time_cap_ms is not None:
+            self.cap_at = time.perf_counter() + self.time_cap_ms / 1000
         expert = super().choose(view, legal, rng)
-        if len(legal) == 1 or view.phase not in ("turn", "window") or not self.simulations:
+        if len(legal) == 1 or not self.simulations:
             return expert
-        options = self.options(view, legal, expert)
-        if len(options) < 2:
+        seat = position(view)
+        if not self.planned(seat) or len(open_racks(seat)) > 2:
             return expert
-        found = self.search(view, legal, options, rng)
-        if found is None:
-            return expert
-        margins, wins = found
-        self.last_search = [(a, float(margins[i].mean()), float(wins[i].mean()))
-                            for i, a in enumerate(options)]
-        return options[self.pick(margins)]
+        if view.phase == "turn" and isinstance(expert, Discard):
+            return self.search_discard(view, seat, legal, expert, rng)
+        if view.phase == "window" and isinstance(expert, Claim | Pass):
+            kinds = {a.kind for a in legal if isinstance(a, Claim)}
+            if "double" in kinds:
+                return expert
+            if "mahjongg" in kinds and len(seat.open_racks) == 2:
+                return self.search_mahjongg_claim(view, seat, legal, expert, rng)
+            return self.search_claim(view, seat, legal, expert, rng)
+        return expert
 
-    def note_mahjonggs(self, seen: View) -> None:
-        """The turn in which each exposed Mah Jongg was first seen (public facts)."""
-        for sv in seen.seats:
-            for r, rv in enumerate(sv.racks):
-                if rv.mahjongg is not None and (sv.seat, r) not in self.mahjongg_turns:
-                    self.mahjongg_turns[sv.seat, r] = seen.turn
+    # ------------------------------------------------------------------ discards
 
-    def pick(self, margins: np.ndarray) -> int:
-        """The expert's choice (index 0) unless another is surely better."""
-        best = 0
-        best_gain = 0.0
-        for i in range(1, len(margins)):
-            diff = margins[i] - margins[0]
+    def search_discard(self, view: View, seat: Position, legal: Sequence[Action],
+                       expert: Discard, rng: random.Random) -> Action:
+        """The expert's discard against its next best ones, raced over the same futures."""
+        racks = open_racks(seat)
+        discards = [a for a in legal if isinstance(a, Discard)]
+        picks = self.picks_left(view, True)
+        if picks <= 0 or len(discards) < 2:
+            return expert
+        unseen_counts = unseen(view)
+        holdings = [minus(seat.free, (a.tile,)) for a in discards]
+        util, plans, per_plan = self.plan_utilities(seat.free, holdings, racks,
+                                                     unseen_counts, picks)
+        if not len(plans):
+            return expert
+        order = sorted(range(len(discards)),
+                       key=lambda i: (-round(float(util[i]), 9), discards[i].tile))
+        top = float(util[order[0]])
+        pick = [discards.index(expert)] + [
+            i for i in order if discards[i] != expert
+            and float(util[i]) >= top - DISCARD_SLACK * abs(top)]
+        pick = pick[:OPTIONS]
+        if len(pick) < 2:
+            return expert
+        if int(aways(plans, holdings[pick[0]]).min()) > SEARCH_AWAY:
+            return expert
+        forward = Forward(self.ranked(plans, per_plan[pick]))
+        chosen = np.asarray([holdings[i] for i in pick])
+
+        def evaluate(futures: IntArray) -> FloatArray:
+            draws = futures.shape[1]
+            when, worth = forward.run(chosen, futures, [False] * len(pick))
+            return self.worth(when, worth, opponents_survive(view, draws, before_own=True),
+                              draws)
+
+        value = self.raced(unseen_counts, picks, rng, evaluate)
+        danger = self.danger(view, unseen_counts, winning_only=True)
+        safe = np.asarray([1.0 - min(1.0, float(danger[discards[i].tile])) for i in pick])
+        best = self.pick(value, safe)
+        self.last_search = [(discards[i], float(value[j].mean() * safe[j]))
+                            for j, i in enumerate(pick)]
+        return discards[pick[best]]
+
+    # ------------------------------------------------------------------ claims
+
+    def search_claim(self, view: View, seat: Position, legal: Sequence[Action],
+                     expert: Claim | Pass, rng: random.Random) -> Action:
+        """A claim for an exposure against a pass: the claimed tile exposed as the expert
+        would, then a throw, against this turn's pick."""
+        expose = next((a for a in legal if isinstance(a, Claim) and a.kind == "expose"), None)
+        passing = next((a for a in legal if isinstance(a, Pass)), None)
+        if (expose is None or passing is None or view.window is None
+                or expert not in (expose, passing)):
+            return expert
+        racks = open_racks(seat)
+        unseen_counts = unseen(view)
+        draws = self.picks_left(view, False)
+        exposed = self.exposed(seat, view.window[1], unseen_counts, draws - 1)
+        if exposed is None or draws <= 1:
+            return expert
+        after, new_racks, u_claim = exposed
+        u_pass, plans, per_plan = self.plan_utilities(seat.free, [seat.free], racks,
+                                                      unseen_counts, draws)
+        if u_claim < CLAIM_FLOOR * float(u_pass[0]):
+            return expert  # the expert's measure sees no chance that the claim helps
+        if not len(plans) or int(aways(plans, seat.free).min()) > SEARCH_AWAY:
+            return expert
+        kinds = [t for t in range(len(after)) if after[t]]
+        _u, plans_c, per_plan_c = self.plan_utilities(
+            after, [minus(after, (t,)) for t in kinds], new_racks, unseen_counts, draws - 1)
+        if not len(plans_c):
+            return expert
+        return self.against_pass(view, seat, (passing, expose), expert,
+                                 (self.ranked(plans, per_plan), self.ranked(plans_c, per_plan_c)),
+                                 after, 0, rng)
+
+    def search_mahjongg_claim(self, view: View, seat: Position, legal: Sequence[Action],
+                              expert: Claim | Pass, rng: random.Random) -> Action:
+        """A first Mah Jongg on a discard against a pass: the rack declared now (the other
+        rack played on from the tiles left) against keeping both racks for later."""
+        claim = next((a for a in legal if isinstance(a, Claim) and a.kind == "mahjongg"), None)
+        passing = next((a for a in legal if isinstance(a, Pass)), None)
+        if (claim is None or passing is None or view.window is None
+                or expert not in (claim, passing) or not self.completes(seat, view.window[1])):
+            return expert
+        racks = open_racks(seat)
+        unseen_counts = unseen(view)
+        draws = self.picks_left(view, False)
+        made = self.declared(seat, view.window[1], unseen_counts, draws - 1)
+        if made is None or draws <= 1:
+            return expert
+        rest, rest_racks, points = made
+        _u, plans, per_plan = self.plan_utilities(seat.free, [seat.free], racks,
+                                                  unseen_counts, draws)
+        kinds = [t for t in range(len(rest)) if rest[t]]
+        _u, plans_c, per_plan_c = self.plan_utilities(
+            rest, [minus(rest, (t,)) for t in kinds], rest_racks, unseen_counts, draws - 1)
+        if not len(plans) or not len(plans_c):
+            return expert
+        return self.against_pass(view, seat, (passing, claim), expert,
+                                 (self.ranked(plans, per_plan), self.ranked(plans_c, per_plan_c)),
+                                 rest, points, rng)
+
+    def against_pass(self, view: View, seat: Position, options: tuple[Pass, Claim],
+                     expert: Action, plans: tuple[Plans, Plans], claimed: list[int],
+                     points: int, rng: random.Random) -> Action:
+        """Race a pass (this turn's pick next) against a claim (the free tiles
+        ``claimed`` after it, a throw first, ``points`` already made): the expert's choice
+        unless the other is surely better."""
+        on_pass, on_claim = Forward(plans[0]), Forward(plans[1])
+        hold = np.asarray([seat.free])
+        after = np.asarray([claimed])
+
+        def evaluate(futures: IntArray) -> FloatArray:
+            d = futures.shape[1]
+            when_p, worth_p = on_pass.run(hold, futures, [False])
+            when_c, worth_c = on_claim.run(after, futures[:, :d - 1], [True])
+            return np.concatenate([
+                self.worth(when_p, worth_p, opponents_survive(view, d, before_own=False), d),
+                self.worth(when_c, worth_c + points,
+                           opponents_survive(view, d, before_own=True), d - 1)])
+
+        value = self.raced(unseen(view), self.picks_left(view, False), rng, evaluate)
+        order: list[Action] = list(options)
+        if expert is options[1]:
+            order, value = order[::-1], value[::-1]
+        best = self.pick(value, np.ones(2))
+        self.last_search = [(a, float(value[i].mean())) for i, a in enumerate(order)]
+        return order[best]
+
+    def raced(self, unseen_counts: Sequence[int], draws: int, rng: random.Random,
+              evaluate: Callable[[IntArray], FloatArray]) -> FloatArray:
+        """``evaluate`` (options x futures worths) on the budget's futures: all at once,
+        or with ``time_cap_ms``, in batches while the decision is within it."""
+        gen = np.random.default_rng(rng.getrandbits(63))
+        if self.time_cap_ms is None:
+            return evaluate(deal_picks(unseen_counts, draws, self.simulations, gen))
+        parts = []
+        left = self.simulations
+        while left > 0:
+            n = min(BATCH, left)
+            parts.append(evaluate(deal_picks(unseen_counts, draws, n, gen)))
+            left -= n
+            if time.perf_counter() > self.cap_at:
+                break
+        return np.concatenate(parts, axis=1)
+
+    def declared(self, seat: Position, tile: int, unseen_counts: Sequence[int],
+                 picks: int) -> tuple[list[int], Racks, int] | None:
+        """The free tiles and open racks left after a Mah Jongg made with ``tile`` on the
+        rack and line that leave the other rack best by the expert's measure, and the
+        Mah Jongg's card value (``None``: none is made)."""
+        racks = open_racks(seat)
+        with_tile = plus(seat.free, tile)
+        best: tuple[float, list[int], Racks, int] | None = None
+        for r, ex in racks:
+            made = np.flatnonzero((self.plans.rack_aways(with_tile, ex) == 0)
+                                  & (self.plans.rack_aways(seat.free, ex) > 0))
+            others = tuple(x for x in racks if x[0] != r)
+            for w in made.tolist()[:8]:
+                rest = minus(with_tile, [t for t, n in enumerate(
+                    self.plans.used(w, with_tile, ex)) for _ in range(n)])
+                kinds = [t for t in range(len(rest)) if rest[t]]
+                if not kinds or not others:
+                    continue
+                u = float(self.utilities(rest, [minus(rest, (t,)) for t in kinds], others,
+                                         unseen_counts, picks).max())
+                if best is None or u > best[0]:
+                    best = (u, rest, others, int(self.plans.way_value[w]))
+        return None if best is None else best[1:]
+
+    def exposed(self, seat: Position, tile: int, unseen_counts: Sequence[int],
+                picks: int) -> tuple[list[int], Racks, float] | None:
+        """The free tiles and racks after claiming ``tile`` and exposing it in the way the
+        expert rates best (``None``: no way)."""
+        racks = open_racks(seat)
+        with_tile = plus(seat.free, tile)
+        best: tuple[float, list[int], Racks] | None = None
+        for rack, tiles in self.exposure_options(seat, tile):
+            after = minus(with_tile, tiles)
+            new_racks = with_exposure(racks, rack, tiles)
+            kinds = [t for t in range(len(after)) if after[t]]
+            if not kinds:
+                continue
+            u = float(self.utilities(after, [minus(after, (t,)) for t in kinds], new_racks,
+                                     unseen_counts, picks).max())
+            if best is None or u > best[0]:
+                best = (u, after, new_racks)
+        return None if best is None else (best[1], best[2], best[0])
+
+    @staticmethod
+    def ranked(plans: Plans, util: FloatArray) -> Plans:
+        """The ``PLANS`` plans the options rate best (best first)."""
+        score = util.max(axis=0)
+        top = np.argsort(-score, kind="stable")[:PLANS]
+        return plans.take(top)
+
+    @staticmethod
+    def worth(when: IntArray, worth: IntArray, alive: FloatArray, draws: int) -> FloatArray:
+        """Per option and future: the chance of finishing first, a little more for a
+        dearer hand (not finished within the ``draws`` picks played: 0)."""
+        g = alive[np.minimum(when, len(alive) - 1)]
+        out: FloatArray = np.where(when <= draws, g, 0.0) * (1.0 + VALUE_WEIGHT * worth / 100.0)
+        return out
+
+    def pick(self, value: FloatArray, factor: FloatArray) -> int:
+        """The expert's option (index 0) unless another is surely better."""
+        best, best_gain = 0, 0.0
+        base = value[0] * factor[0]
+        for i in range(1, len(value)):
+            diff = value[i] * factor[i] - base
             gain = float(diff.mean())
             se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else math.inf
             if gain > best_gain and gain > self.confidence * se:
                 best, best_gain = i, gain
         return best
 
-    # ------------------------------------------------------------------ the choices
 
-    def options(self, seen: View, legal: Sequence[Action], expert: Action) -> list[Action]:
-        """The choices worth playing out, the expert's first."""
-        out = [expert]
-        seat = position(seen)
-        if seen.phase == "window":
-            if self.close_claim(seen, seat, legal):
-                out += [a for a in legal if isinstance(a, Claim | Pass) and a != expert]
-            return out[:self.choices]
-        mjs = declarations(legal, seat)
-        if mjs and isinstance(expert, MahJongg):
-            hold = [a for a in legal if not isinstance(a, MahJongg)]
-            if hold and seen.must is None:
-                out.append(super().choose_turn(seen, seat, hold, random.Random(0)))
-            return out
-        if mjs and isinstance(expert, Discard):
-            out.append(self.choose_mahjongg(seat, mjs))
-            return out
-        if isinstance(expert, Discard):
-            out += self.close_discards(seen, seat, legal, expert)
-        return out[:self.choices]
-
-    def close_claim(self, seen: View, seat: Position, legal: Sequence[Action]) -> bool:
-        """Whether the claim window is a close call: a Mah Jongg the expert would let go
-        (a cheap first one while the wall is long), or an exposure whose gain by the
-        expert's measure is near the margin it asks for."""
-        mj = self.mahjongg_claim(legal, seen, seat)
-        if mj is not None:
-            return isinstance(mj, Claim) and self.wait_for_better(seen, seat, mj)
-        expose = next((a for a in legal if isinstance(a, Claim) and a.kind == "expose"), None)
-        if expose is None or seen.window is None or not self.planned(seat):
-            return False
-        tile = seen.window[1]
-        racks = open_racks(seat)
-        unseen_counts = unseen(seen)
-        picks = self.picks_left(seen, False)
-        now = self.utility(seat.free, racks, unseen_counts, picks)
-        with_tile = list(seat.free)
-        with_tile[tile] += 1
-        best = -1.0
-        for rack, tiles in self.exposure_options(seat, tile):
-            after = minus(with_tile, tiles)
-            holdings = [minus(after, (t,)) for t in range(len(after)) if after[t]]
-            if holdings:
-                u = self.utilities(after, holdings, with_exposure(racks, rack, tiles),
-                                   unseen_counts, picks - 1)
-                best = max(best, float(u.max()))
-        bar = now + EXPOSE_MARGIN * abs(now)
-        return best > 0 and abs(best - bar) <= CLAIM_SLACK * max(abs(now), 1e-9)
-
-    def close_discards(self, seen: View, seat: Position, legal: Sequence[Action],
-                       expert: Discard) -> list[Action]:
-        """The other discards nearly as good as the best by the expert's measure."""
-        discards = [a for a in legal if isinstance(a, Discard) and a != expert]
-        racks = open_racks(seat)
-        if not discards or not self.planned(seat):
-            return []
-        holdings = [[c - (t == a.tile) for t, c in enumerate(seat.free)] for a in discards]
-        util = self.utilities(seat.free, holdings, racks, unseen(seen),
-                              self.picks_left(seen, True))
-        top = float(util.max())
-        order = sorted(range(len(discards)), key=lambda i: (-float(util[i]), discards[i].tile))
-        return [discards[i] for i in order[:self.choices - 1]
-                if float(util[i]) >= top - DISCARD_SLACK * abs(top)]
-
-    # ------------------------------------------------------------------ the search
-
-    def search(self, seen: View, legal: Sequence[Action], options: Sequence[Action],
-               rng: random.Random) -> tuple[np.ndarray, np.ndarray] | None:
-        """Per choice and imagined game: the game margin and whether the seat won."""
-        assert seen.seat is not None
-        gen = np.random.default_rng(rng.getrandbits(63))
-        deadline = (None if self.time_cap_ms is None
-                    else time.perf_counter() + self.time_cap_ms / 1000)
-        margins: list[list[float]] = [[] for _ in options]
-        wins: list[list[float]] = [[] for _ in options]
-        for _ in range(self.simulations):
-            hidden = deal_hidden(seen, gen)
-            if hidden is None:
-                return None
-            try:
-                base = sampled_state(seen, self.card, hidden[0], hidden[1],
-                                     mahjongg_turns=self.mahjongg_turns)
-            except NotSampleable:
-                return None
-            if not margins[0] and legal_actions(base, seen.seat) != list(legal):
-                return None  # not rebuilt faithfully: the expert decides
-            for i, a in enumerate(options):
-                game = base.copy()
-                apply(game, a)
-                self.roll_out(game)
-                margins[i].append(game_margin(game, seen.seat))
-                wins[i].append(float(game.winner == seen.seat))
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        return np.asarray(margins), np.asarray(wins)
-
-    def roll_out(self, game: GameState) -> None:
-        """Play the imagined game to its end with the cheap policy for every seat."""
-        policy = Chaser(self)
-        for _ in range(ROLLOUT_ACTIONS):
-            if game.over:
-                return
-            seat = game.to_act()[0]
-            apply(game, policy.choose(view(game, seat), legal_actions(game, seat)))
 

@@ -8,10 +8,11 @@ it would have done; both that choice and the one played are rated by the chance 
 finishing every open rack before the wall is spent and by the expected points of the best
 plan (its chance times its card value), from the tiles the player had not seen
 (:mod:`twinrack.bots.odds`). The decisions that lost most by that measure are then played
-out by the master's search (:class:`twinrack.bots.master.MasterBot`) to say how many
-points of game margin the choice cost, and the three that cost most are explained with the
-tiles and the card lines involved. :func:`review` is pure and returns a :class:`Review`;
-``twinrack review RECORD`` prints it.
+out to the end of imagined games through the engine (:class:`twinrack.bots.playout.Playout`,
+the master's first search) to say how many points of game margin the choice cost, and
+the three that cost most are explained with the tiles and the card lines involved.
+:func:`review` is pure and returns a :class:`Review`; ``twinrack review RECORD`` prints
+it.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ import numpy as np
 
 from twinrack.bots.expert import ExpertBot
 from twinrack.bots.greedy import Racks, minus, open_racks, plus, with_exposure
-from twinrack.bots.master import MasterBot
 from twinrack.bots.odds import candidates, chances, needs
+from twinrack.bots.playout import Playout
 from twinrack.bots.seen import Position, position, unseen
 from twinrack.card import Card
 from twinrack.engine import (
@@ -252,7 +253,7 @@ def finish(rated: list[tuple[Rating, View, list[Action]]], seat: int, card: Card
     """Play the costliest decisions out with the master and name the three worst."""
     order = sorted(range(len(rated)), key=lambda i: (-rated[i][0].loss, rated[i][0].number))
     chosen = {i for i in order[:searched] if rated[i][0].played != rated[i][0].best}
-    master = MasterBot(card, simulations=simulations)
+    master = Playout(card, simulations=simulations)
     out = [r for r, _seen, _legal in rated]
     for i, (r, seen, legal) in enumerate(rated):
         master.note_mahjonggs(seen)  # what the master would have noted, in order
