@@ -125,9 +125,12 @@ class ExpertBot(GreedyBot):
         self.since: dict[int, tuple[int, int]] = {}
         self.recent: dict[int, int] = {}
         self.deadline = 0.0
+        #: a table of more than two players or racks (Royale, Imperial)
+        self.wide = False
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         self.deadline = time.perf_counter() + self.budget_ms / 1000
+        self.wide = view.players > 2 or view.racks > 2
         self.rival = rival_points(view, self.card)
         self.late = view.wall_left <= HOLD_WALL * view.players
         self.remember(view)
@@ -361,10 +364,19 @@ class ExpertBot(GreedyBot):
         racks = open_racks(seat)
         unseen_counts = unseen(view)
         picks = self.picks_left(view, False)
-        now = self.utility(seat.free, racks, unseen_counts, picks)
+        options = self.exposure_options(seat, tile)
+        if self.wide:
+            # more discards to answer, more racks to try: only the groups a plan has
+            u, plans, _util = self.plan_utilities(seat.free, [seat.free], racks,
+                                                  unseen_counts, picks)
+            now = float(u[0])
+            fit = self.group_racks(plans, tile)
+            options = [(rack, tiles) for rack, tiles in options if (rack, len(tiles)) in fit]
+        else:
+            now = self.utility(seat.free, racks, unseen_counts, picks)
         with_tile = plus(seat.free, tile)
         best = -1.0
-        for rack, tiles in self.exposure_options(seat, tile):
+        for rack, tiles in options:
             after = minus(with_tile, tiles)
             new_racks = with_exposure(racks, rack, tiles)
             kinds = [t for t in range(len(after)) if after[t]]
@@ -374,6 +386,18 @@ class ExpertBot(GreedyBot):
             u = self.utilities(after, holdings, new_racks, unseen_counts, picks - 1)
             best = max(best, float(u.max()))
         return expose if best > now + EXPOSE_MARGIN * abs(now) else passing
+
+    def group_racks(self, plans: Plans, tile: int) -> set[tuple[int, int]]:
+        """(rack, size) of every group of ``tile`` that some plan has on that rack."""
+        cc = self.plans.cc
+        out: set[tuple[int, int]] = set()
+        for (t, size), col in cc.group_keys.items():
+            if t != tile or size < 3:
+                continue
+            for i, rack in enumerate(plans.racks):
+                if (cc.group_count[plans.ways[:, i], col] > 0).any():
+                    out.add((rack, size))
+        return out
 
     def choose_exposure(self, view: View, seat: Position, options: Sequence[Expose]) -> Expose:
         if not self.planned(seat):
