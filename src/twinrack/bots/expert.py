@@ -129,12 +129,16 @@ class ExpertBot(GreedyBot):
         self.wide = False
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        self.prepare(view)
+        return super().choose(view, legal, rng)
+
+    def prepare(self, view: View) -> None:
+        """Start a decision on this view: its deadline, the table, what it remembers."""
         self.deadline = time.perf_counter() + self.budget_ms / 1000
         self.wide = view.players > 2 or view.racks > 2
         self.rival = rival_points(view, self.card)
         self.late = view.wall_left <= HOLD_WALL * view.players
         self.remember(view)
-        return super().choose(view, legal, rng)
 
     def remember(self, view: View) -> None:
         """Note when each opponent's Mah Jongg count was first seen (public facts)."""
