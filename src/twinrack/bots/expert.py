@@ -42,11 +42,10 @@ from twinrack.bots.greedy import (
     plus,
     with_exposure,
 )
-from twinrack.bots.odds import FloatArray, Plans, aways, candidates, chances
+from twinrack.bots.odds import FloatArray, Plans, candidates, chances
 from twinrack.bots.sampling import Futures
 from twinrack.bots.seen import Position, scoring_rules, unseen
 from twinrack.card import Card
-from twinrack.card.compiled import IMPOSSIBLE
 from twinrack.engine.actions import Action, Claim, Discard, Exchange, Expose, MahJongg, Pass
 from twinrack.engine.scoring import hand_points
 from twinrack.engine.view import View
@@ -80,8 +79,6 @@ MC_OPTIONS = 4
 MC_PLANS = 6
 #: weight of the share of futures where some plan (not only the best) finishes
 MC_FLEX = 0.5
-#: Imperial: how many different declarations of a Mah Jongg are weighed in full
-MJ_SCREEN = 6
 #: discards within this share of the best one's utility are compared for safety
 SAFE_MARGIN = 0.02
 #: the chance that an opponent with one rack left waits for one tile: at first, the rise
@@ -134,8 +131,6 @@ class ExpertBot(GreedyBot):
         self.wide = False
         #: the share of the picks left within which the game is expected to be decided
         self.pace = 1.0
-        #: the view of the decision being made
-        self.seen: View | None = None
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         self.prepare(view)
@@ -148,7 +143,6 @@ class ExpertBot(GreedyBot):
         self.pace = PACE if self.wide else 1.0
         self.rival = rival_points(view, self.card)
         self.late = view.wall_left <= HOLD_WALL * view.players
-        self.seen = view
         self.remember(view)
 
     def remember(self, view: View) -> None:
@@ -304,8 +298,6 @@ class ExpertBot(GreedyBot):
         the one leaving the other racks nearest (the greedy choice)."""
         racks = open_racks(seat)
         if not (len(seat.open_racks) == 1 or self.late):
-            if self.wide and len(racks) > 2 and self.seen is not None:
-                return self.mahjongg_for_the_rest(self.seen, seat, options)
             return super().choose_mahjongg(seat, options)
 
         def key(a: MahJongg) -> tuple[bool, int, int]:
@@ -315,45 +307,6 @@ class ExpertBot(GreedyBot):
             return (not double, -self.mahjongg_points(seat, a), a.rack)
 
         return min(options, key=key)
-
-    def mahjongg_for_the_rest(self, view: View, seat: Position,
-                              options: Sequence[MahJongg]) -> MahJongg:
-        """Three or four open racks (Imperial): the declaration whose leftover tiles give
-        the other racks the best chance, as the expert counts it, then the most points.
-        Declarations leaving the same tiles to racks alike are one; when there are many
-        (Jokers may stand in several groups), the ``MJ_SCREEN`` whose leftovers are
-        nearest to the other racks' plans (made from the whole holding) are counted."""
-        racks = open_racks(seat)
-        distinct: dict[tuple[tuple[int, ...], Racks], list[MahJongg]] = {}
-        for a in options:
-            others = tuple(r for r in racks if r[0] != a.rack)
-            key = (tuple(left_after(seat, a)), tuple((0, ex) for _r, ex in others))
-            distinct.setdefault(key, []).append(a)
-        keys = list(distinct)
-        if len(keys) > MJ_SCREEN:
-            plans_for: dict[Racks, Plans] = {}
-            near: list[int] = []
-            for rest, alike in keys:
-                plans = plans_for.get(alike)
-                if plans is None:
-                    plans = plans_for[alike] = candidates(
-                        self.plans, seat.free, alike, per_rack=int(PER_RACK), slack=int(SLACK))
-                near.append(int(aways(plans, rest).min()) if len(plans) else IMPOSSIBLE)
-            order = sorted(range(len(keys)), key=lambda i: near[i])
-            keys = [keys[i] for i in order[:MJ_SCREEN]]
-        unseen_counts = unseen(view)
-        picks = self.picks_left(view, True)
-        best: tuple[tuple[float, int, int], MahJongg] | None = None
-        for k in keys:
-            a = max(distinct[k], key=lambda m: (self.mahjongg_points(seat, m), -m.rack))
-            left = list(k[0])
-            others = tuple(r for r in racks if r[0] != a.rack)
-            u = self.turn_utility(left, others, unseen_counts, picks) if any(left) else 0.0
-            rank = (round(u, 9), self.mahjongg_points(seat, a), -a.rack)
-            if best is None or rank > best[0]:
-                best = (rank, a)
-        assert best is not None
-        return best[1]
 
     def may_hold(self, view: View, seat: Position, options: Sequence[MahJongg]) -> bool:
         """Keep a first Mah Jongg concealed for now: flexible tiles (a Joker it uses may
