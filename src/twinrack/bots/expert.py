@@ -57,6 +57,11 @@ from twinrack.tiles import JOKER
 HORIZONS = (0.25, 0.5, 0.75, 1.0)
 #: Royale and Imperial: the share of the picks left at which the horizons are taken
 PACE = 1.0
+#: the most picks per rack a plan's chance is counted over. The weights above were tuned
+#: on the Siamese wall, which gives each player at most 49 picks, as Royale's for four does
+#: (Imperial's: 97 for four racks); Royale's for three gives 71, and its games end long
+#: before the wall does (half of it is left in the median game): its horizons are capped
+REACH = 25
 #: weight of a plan's card value (points decide the games the wall ends)
 VALUE_WEIGHT = 0.1
 #: weight of the other plans' chances (a holding that keeps many plans alive)
@@ -67,6 +72,9 @@ SLACK = 2
 #: keep a first Mah Jongg concealed until this many picks per player are left
 HOLD = True
 HOLD_WALL = 3
+#: with three or four open racks (Imperial), keep the Mah Jonggs made concealed until all
+#: the racks are made, or the wall runs short
+HOLD_WIDE = False
 #: a first Mah Jongg worth fewer points is not claimed while the wall is long
 FIRST_CLAIM_MIN = 60
 #: with this few picks left, a first Mah Jongg that beats the opponents' is claimed
@@ -131,6 +139,8 @@ class ExpertBot(GreedyBot):
         self.wide = False
         #: the share of the picks left within which the game is expected to be decided
         self.pace = 1.0
+        #: the most picks a plan's chance is counted over (``REACH`` per rack)
+        self.reach = 2 * REACH
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         self.prepare(view)
@@ -141,6 +151,7 @@ class ExpertBot(GreedyBot):
         self.deadline = time.perf_counter() + self.budget_ms / 1000
         self.wide = view.players > 2 or view.racks > 2
         self.pace = PACE if self.wide else 1.0
+        self.reach = REACH * view.racks
         self.rival = rival_points(view, self.card)
         self.late = view.wall_left <= HOLD_WALL * view.players
         self.remember(view)
@@ -194,8 +205,9 @@ class ExpertBot(GreedyBot):
 
     def horizons(self, picks: int) -> list[int]:
         """The horizons at which a plan's chance is taken, in picks: fractions of the picks
-        left, shortened by ``pace`` where the game is not expected to last the wall."""
-        return [max(0, round(picks * self.pace * f)) for f in HORIZONS]
+        left, or of ``reach`` when fewer (a long wall is not played out: see ``REACH``)."""
+        span = min(picks, self.reach) * self.pace
+        return [max(0, round(span * f)) for f in HORIZONS]
 
     def utilities(self, base: Sequence[int], holdings: Sequence[Sequence[int]], racks: Racks,
                   unseen_counts: Sequence[int], picks: int) -> FloatArray:
@@ -313,10 +325,15 @@ class ExpertBot(GreedyBot):
         yet be freed by a natural), a Double when the other rack follows. Never on the
         winning Mah Jongg, a claimed tile, a declared hand, or near the end of the wall."""
         racks = open_racks(seat)
-        if (view.must is not None or len(racks) != 2 or seat.declared is not None
-                or len(seat.open_racks) != 2):
+        if view.must is not None or seat.declared is not None:
             return False
         if view.wall_left <= HOLD_WALL * view.players:
+            return False
+        if len(racks) > 2 and len(seat.open_racks) == len(racks):
+            return HOLD_WIDE and not any(
+                self.complete_racks(minus(seat.free, a.tiles), others) == len(others)
+                for a in options for others in [tuple(r for r in racks if r[0] != a.rack)])
+        if len(racks) != 2 or len(seat.open_racks) != 2:
             return False
         for a in options:
             other = [r for r in racks if r[0] != a.rack]
