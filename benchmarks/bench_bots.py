@@ -3,11 +3,14 @@ per future played forward (a *simulation*: one future played once per option), n
 the expert's decision.
 
     .venv/bin/python benchmarks/bench_bots.py [--games 2] [--simulations 192] [--json]
+        [--variant siamese --players 2]
 
-Positions come from seeded expert-against-expert games of Siamese (2024 rules); at each
-of the first seat's decisions the master decides on the same view, with the same random
-state, and is timed. Timings depend on the machine's load: compare runs made side by
-side, not across machines; processor time is less bound to the load than wall time.
+Positions come from seeded expert-against-expert games (Siamese, 2024 rules, unless
+``--variant`` and ``--players`` say otherwise); at each of the first seat's decisions the
+master decides on the same view, with the same random state, and is timed
+(``--simulations 0``: the expert alone). Timings depend on the machine's load: compare
+runs made side by side, not across machines; processor time is less bound to the load
+than wall time.
 """
 
 from __future__ import annotations
@@ -28,9 +31,10 @@ from twinrack.engine import RuleSet, legal_actions, new_game, view
 from twinrack.engine.shuffle import derive_seed
 
 
-def bench(games: int, simulations: int) -> dict[str, Any]:
+def bench(games: int, simulations: int, variant: str = "siamese",
+          players: int = 2) -> dict[str, Any]:
     card = practice_card()
-    master = MasterBot(card, simulations=simulations)
+    master = MasterBot(card, simulations=max(1, simulations))
     decisions: list[float] = []
     cpu_times: list[float] = []  # the master's decisions in processor time
     searched_cpu: list[float] = []
@@ -38,9 +42,12 @@ def bench(games: int, simulations: int) -> dict[str, Any]:
     expert_times: list[float] = []
     expert_cpu: list[float] = []
     for g in range(games):
-        game = new_game(RuleSet(), seed=derive_seed(9, "bench-bots", g), card=card)
-        bots = {s: ExpertBot(card, budget_ms=float("inf")) for s in range(2)}
-        driver = Driver(game, bots, {0: random.Random(g), 1: random.Random(g + 100)})
+        rules = RuleSet.for_variant(variant, players)
+        seed = (derive_seed(9, "bench-bots", g) if variant == "siamese"
+                else derive_seed(9, "bench-bots", variant, players, g))
+        game = new_game(rules, seed=seed, card=card)
+        bots = {s: ExpertBot(card, budget_ms=float("inf")) for s in range(players)}
+        driver = Driver(game, bots, {s: random.Random(g + 100 * s) for s in range(players)})
         while (seat := driver.bot_to_act()) is not None:
             seen, legal = view(game, seat), legal_actions(game, seat)
             start, cpu = time.perf_counter(), time.process_time()
@@ -49,6 +56,7 @@ def bench(games: int, simulations: int) -> dict[str, Any]:
             if seat == 0:
                 expert_times.append(time.perf_counter() - start)
                 expert_cpu.append(took_cpu)
+            if seat == 0 and simulations > 0:
                 start, cpu = time.perf_counter(), time.process_time()
                 master.choose(seen, legal, random.Random(len(decisions)))
                 decisions.append(time.perf_counter() - start)
@@ -71,16 +79,19 @@ def bench(games: int, simulations: int) -> dict[str, Any]:
             "future_cpu_us_mean": round(statistics.fmean(per_future_cpu) * 1e6, 1)
             if per_future_cpu else 0.0,
             "expert_ms_p50": ms(expert_times, 50), "expert_ms_p99": ms(expert_times, 99),
-            "expert_cpu_ms_p50": ms(expert_cpu, 50), "expert_cpu_ms_p99": ms(expert_cpu, 99)}
+            "expert_cpu_ms_p50": ms(expert_cpu, 50), "expert_cpu_ms_p99": ms(expert_cpu, 99),
+            "variant": variant, "players": players}
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2)
     ap.add_argument("--simulations", type=int, default=MasterBot().simulations)
+    ap.add_argument("--variant", default="siamese")
+    ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    row = bench(args.games, args.simulations)
+    row = bench(args.games, args.simulations, args.variant, args.players)
     if args.json:
         print(json.dumps(row))
         return

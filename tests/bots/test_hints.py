@@ -4,20 +4,26 @@ rack of it still needs, then alternatives), a Mah Jongg said first, tiles named 
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
 from tests.engine.helpers import R, play, rig
-from twinrack.bots.hints import DiscardHint, hints
+from twinrack.bots.expert import ExpertBot
+from twinrack.bots.hints import DiscardHint, hints, view_rng
 from twinrack.card import practice_card
-from twinrack.engine import RuleSet, legal_actions, new_game, view
+from twinrack.engine import Discard, RuleSet, apply, legal_actions, new_game, view
 from twinrack.engine.state import GameState
+from twinrack.tiles import INDEX
 
 KONGS = "F F F 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C"  # 2468-3 (FFF 2222a 666a 8888b) but one 8C
 
 
 def _hints(game: GameState, seat: int = 0):  # type: ignore[no-untyped-def]
-    return hints(view(game, seat), practice_card(), legal=legal_actions(game, seat))
+    """The hints with the expert's sampled futures whatever the time they take (a finite
+    budget would make them depend on the machine's load)."""
+    return hints(view(game, seat), practice_card(), legal=legal_actions(game, seat),
+                 budget_ms=math.inf)
 
 
 def test_the_plan_splits_the_holding_between_the_racks() -> None:
@@ -25,7 +31,7 @@ def test_the_plan_splits_the_holding_between_the_racks() -> None:
     rack lists the plan's line first (rack 1 gives two Flowers to rack 2's pairs)."""
     game = rig(R(), hands=[KONGS], picks="N", avoid="8C 2B 6B F")
     h = _hints(game)
-    assert h.summary == ("Best plan once you discard 1 Dot: 2468-3 on rack 1 (3 away) + "
+    assert h.summary == ("Best plan once you discard 1 Crak: 2468-3 on rack 1 (3 away) + "
                          "Pairs-3 on rack 2 (6 away): 9 away in all, 85 points.")
     first, second = (r.lines[0] for r in h.racks)
     assert [(n.tile, n.count, n.unseen) for n in first.needs] == [("8C", 1, 1), ("F", 2, 5)]
@@ -39,7 +45,7 @@ def test_the_plan_splits_the_holding_between_the_racks() -> None:
         (("2468-3", "Pairs-3"), 9, 85), (("2468-3", "Pairs-7"), 9, 85),
         (("2468-3", "Pairs-6"), 9, 80)]
     assert h.discard == DiscardHint(
-        "1D", "1 Dot is the tile your plan needs least: your plan goes from 8 to 9 away")
+        "1C", "1 Crak is the tile your plan needs least: your plan goes from 8 to 9 away")
 
 
 def test_a_mahjongg_is_said_first_and_no_discard_is_suggested() -> None:
@@ -97,12 +103,17 @@ def test_a_finished_rack_drops_out_and_plans_have_one_line() -> None:
     play(game, "0: mahjongg 1 F F F 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C 8C")
     h = _hints(game)
     assert [r.rack for r in h.racks] == [2]
+    # the expert keeps 13579-6 at 7 away (its sampled futures: 8D); the discard counted
+    # without them (1D, the plan's least needed tile) left every plan 8 away
+    assert h.discard is not None and h.discard.tile == "8D"
     assert [(p.ids, p.away, p.value) for p in h.plans] == [
-        (("Pairs-3",), 8, 60), (("Pairs-7",), 8, 60), (("13579-6",), 8, 50)]
+        (("13579-6",), 7, 50), (("Pairs-3",), 8, 60), (("Pairs-7",), 8, 60)]
+    without = hints(view(game, 0), practice_card(), legal=legal_actions(game, 0), budget_ms=0)
+    assert without.discard is not None and without.discard.tile == "1D"
 
 
 @pytest.mark.parametrize(("variant", "players", "discard", "plan"), [
-    ("siamese", 2, "8C", (("2026-4", "13579-6"), 8)),
+    ("siamese", 2, "9B", (("2026-3", "Pairs-7"), 9)),
     ("royale", 4, "1D", (("2026-3", "Pairs-4"), 11)),
 ])
 def test_every_variant(variant: str, players: int, discard: str,
@@ -110,7 +121,7 @@ def test_every_variant(variant: str, players: int, discard: str,
     card = practice_card()
     game = new_game(RuleSet.for_variant(variant, players, declared_hands=False), seed=3,
                     card=card)
-    h = hints(view(game, 0), card, legal=legal_actions(game, 0))
+    h = hints(view(game, 0), card, legal=legal_actions(game, 0), budget_ms=math.inf)
     assert h.discard is not None and h.discard.tile == discard
     assert [r.rack for r in h.racks] == list(range(1, len(plan[0]) + 1))
     assert (h.plans[0].ids, h.plans[0].away) == plan
@@ -125,3 +136,27 @@ def test_imperial_deal_with_a_mahjongg_says_so_on_every_rack() -> None:
     assert h.summary == "Mah Jongg now with Runs-7 (45 points) on rack 1, 2, 3 or 4: declare it."
     assert h.discard is None
     assert (h.plans[0].ids, h.plans[0].away) == (("Like-5", "Pairs-7", "Runs-5", "Pairs-5"), 10)
+
+
+@pytest.mark.parametrize(("variant", "players", "racks", "discard"), [
+    ("siamese", 2, 2, "9B"), ("royale", 3, 2, "8B"), ("royale", 4, 2, "1D"),
+    ("imperial", 2, 3, "7C"),
+])
+def test_the_suggested_discard_is_the_experts_whole_decision(
+        variant: str, players: int, racks: int, discard: str) -> None:
+    """The expert itself, sampled futures included, with the generator the view fixes
+    decides the same discard; the same view always gets the same hint. (Imperial: East
+    declares the Mah Jongg it was dealt, then three racks are open.)"""
+    card = practice_card()
+    game = new_game(RuleSet.for_variant(variant, players, declared_hands=False), seed=3,
+                    card=card)
+    if variant == "imperial":
+        apply(game, ExpertBot(card, budget_ms=math.inf).choose(
+            view(game, 0), legal_actions(game, 0), view_rng(view(game, 0))))
+    seen, legal = view(game, 0), legal_actions(game, 0)
+    assert len(seen.open_racks) == racks
+    h = hints(seen, card, legal=legal, budget_ms=math.inf)
+    assert h.discard is not None and h.discard.tile == discard
+    assert ExpertBot(card, budget_ms=math.inf).choose(seen, legal, view_rng(seen)) == Discard(
+        0, INDEX[discard])
+    assert hints(seen, card, legal=legal, budget_ms=math.inf) == h

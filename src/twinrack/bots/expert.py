@@ -55,6 +55,13 @@ from twinrack.tiles import JOKER
 
 #: the horizons at which a plan's chance is taken, as fractions of the picks left
 HORIZONS = (0.25, 0.5, 0.75, 1.0)
+#: Royale and Imperial: the share of the picks left at which the horizons are taken
+PACE = 1.0
+#: the most picks per rack a plan's chance is counted over. The weights above were tuned
+#: on the Siamese wall, which gives each player at most 49 picks, as Royale's for four does
+#: (Imperial's: 97 for four racks); Royale's for three gives 71, and its games end long
+#: before the wall does (half of it is left in the median game): its horizons are capped
+REACH = 25
 #: weight of a plan's card value (points decide the games the wall ends)
 VALUE_WEIGHT = 0.1
 #: weight of the other plans' chances (a holding that keeps many plans alive)
@@ -65,6 +72,9 @@ SLACK = 2
 #: keep a first Mah Jongg concealed until this many picks per player are left
 HOLD = True
 HOLD_WALL = 3
+#: with three or four open racks (Imperial), keep the Mah Jonggs made concealed until all
+#: the racks are made, or the wall runs short
+HOLD_WIDE = False
 #: a first Mah Jongg worth fewer points is not claimed while the wall is long
 FIRST_CLAIM_MIN = 60
 #: with this few picks left, a first Mah Jongg that beats the opponents' is claimed
@@ -125,13 +135,26 @@ class ExpertBot(GreedyBot):
         self.since: dict[int, tuple[int, int]] = {}
         self.recent: dict[int, int] = {}
         self.deadline = 0.0
+        #: a table of more than two players or racks (Royale, Imperial)
+        self.wide = False
+        #: the share of the picks left within which the game is expected to be decided
+        self.pace = 1.0
+        #: the most picks a plan's chance is counted over (``REACH`` per rack)
+        self.reach = 2 * REACH
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        self.prepare(view)
+        return super().choose(view, legal, rng)
+
+    def prepare(self, view: View) -> None:
+        """Start a decision on this view: its deadline, the table, what it remembers."""
         self.deadline = time.perf_counter() + self.budget_ms / 1000
+        self.wide = view.players > 2 or view.racks > 2
+        self.pace = PACE if self.wide else 1.0
+        self.reach = REACH * view.racks
         self.rival = rival_points(view, self.card)
         self.late = view.wall_left <= HOLD_WALL * view.players
         self.remember(view)
-        return super().choose(view, legal, rng)
 
     def remember(self, view: View) -> None:
         """Note when each opponent's Mah Jongg count was first seen (public facts)."""
@@ -180,9 +203,11 @@ class ExpertBot(GreedyBot):
             return view.wall_left // n
         return (view.wall_left + n - 1) // n
 
-    @staticmethod
-    def horizons(picks: int) -> list[int]:
-        return [max(0, round(picks * f)) for f in HORIZONS]
+    def horizons(self, picks: int) -> list[int]:
+        """The horizons at which a plan's chance is taken, in picks: fractions of the picks
+        left, or of ``reach`` when fewer (a long wall is not played out: see ``REACH``)."""
+        span = min(picks, self.reach) * self.pace
+        return [max(0, round(span * f)) for f in HORIZONS]
 
     def utilities(self, base: Sequence[int], holdings: Sequence[Sequence[int]], racks: Racks,
                   unseen_counts: Sequence[int], picks: int) -> FloatArray:
@@ -300,10 +325,15 @@ class ExpertBot(GreedyBot):
         yet be freed by a natural), a Double when the other rack follows. Never on the
         winning Mah Jongg, a claimed tile, a declared hand, or near the end of the wall."""
         racks = open_racks(seat)
-        if (view.must is not None or len(racks) != 2 or seat.declared is not None
-                or len(seat.open_racks) != 2):
+        if view.must is not None or seat.declared is not None:
             return False
         if view.wall_left <= HOLD_WALL * view.players:
+            return False
+        if len(racks) > 2 and len(seat.open_racks) == len(racks):
+            return HOLD_WIDE and not any(
+                self.complete_racks(minus(seat.free, a.tiles), others) == len(others)
+                for a in options for others in [tuple(r for r in racks if r[0] != a.rack)])
+        if len(racks) != 2 or len(seat.open_racks) != 2:
             return False
         for a in options:
             other = [r for r in racks if r[0] != a.rack]
@@ -361,10 +391,19 @@ class ExpertBot(GreedyBot):
         racks = open_racks(seat)
         unseen_counts = unseen(view)
         picks = self.picks_left(view, False)
-        now = self.utility(seat.free, racks, unseen_counts, picks)
+        options = self.exposure_options(seat, tile)
+        if self.wide:
+            # more discards to answer, more racks to try: only the groups a plan has
+            u, plans, _util = self.plan_utilities(seat.free, [seat.free], racks,
+                                                  unseen_counts, picks)
+            now = float(u[0])
+            fit = self.group_racks(plans, tile)
+            options = [(rack, tiles) for rack, tiles in options if (rack, len(tiles)) in fit]
+        else:
+            now = self.utility(seat.free, racks, unseen_counts, picks)
         with_tile = plus(seat.free, tile)
         best = -1.0
-        for rack, tiles in self.exposure_options(seat, tile):
+        for rack, tiles in options:
             after = minus(with_tile, tiles)
             new_racks = with_exposure(racks, rack, tiles)
             kinds = [t for t in range(len(after)) if after[t]]
@@ -374,6 +413,18 @@ class ExpertBot(GreedyBot):
             u = self.utilities(after, holdings, new_racks, unseen_counts, picks - 1)
             best = max(best, float(u.max()))
         return expose if best > now + EXPOSE_MARGIN * abs(now) else passing
+
+    def group_racks(self, plans: Plans, tile: int) -> set[tuple[int, int]]:
+        """(rack, size) of every group of ``tile`` that some plan has on that rack."""
+        cc = self.plans.cc
+        out: set[tuple[int, int]] = set()
+        for (t, size), col in cc.group_keys.items():
+            if t != tile or size < 3:
+                continue
+            for i, rack in enumerate(plans.racks):
+                if (cc.group_count[plans.ways[:, i], col] > 0).any():
+                    out.add((rack, size))
+        return out
 
     def choose_exposure(self, view: View, seat: Position, options: Sequence[Expose]) -> Expose:
         if not self.planned(seat):

@@ -24,6 +24,9 @@ than the player.
 
 from __future__ import annotations
 
+import hashlib
+import json
+import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -37,13 +40,16 @@ from twinrack.bots.seen import Position, position, unseen
 from twinrack.card import Card
 from twinrack.card.compiled import IMPOSSIBLE, compiled
 from twinrack.card.model import Hand
-from twinrack.engine import Action, Claim, MahJongg
+from twinrack.engine import Action, Claim, Discard, MahJongg
 from twinrack.engine.view import View
 from twinrack.narration import tile_label
 from twinrack.tiles import CANONICAL, JOKER, NUM_KINDS
 
 #: lines each rack lists besides the plan's own
 ALTERNATIVES = 2
+#: the time the suggested discard may take by default, in milliseconds (the expert's own
+#: budget: its sampled futures run within it)
+HINT_BUDGET_MS = 150.0
 
 #: the tiles lying on each of the seat's racks (counts), or None
 Own = Sequence[Sequence[int]] | None
@@ -410,37 +416,26 @@ def _mj_words(best_on: dict[int, Hand | None]) -> str:
 # ---------------------------------------------------------------------- the discard
 
 
-_ADVISERS: dict[str, ExpertBot] = {}
+def view_rng(view: View) -> random.Random:
+    """A random generator fixed by the view alone (all the seat sees), so that the same view
+    always gets the same hints, whatever was asked before."""
+    text = json.dumps(view.to_dict(), sort_keys=True)
+    return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
 
 
-def _adviser(card: Card) -> ExpertBot:
-    bot = _ADVISERS.get(card.sha256)
-    if bot is None:
-        if len(_ADVISERS) > 8:
-            _ADVISERS.clear()
-        bot = _ADVISERS[card.sha256] = ExpertBot(card)
-    return bot
-
-
-def _discard_tile(view: View, card: Card, seat: Position, racks: Racks,
-                  unseen_counts: list[int]) -> int | None:
-    """The tile the expert bot would discard (its own judgement of the odds)."""
-    kinds = [t for t in range(NUM_KINDS) if seat.free[t]]
-    if not kinds:
+def _discard_tile(view: View, card: Card, seat: Position, legal: Sequence[Action],
+                  budget_ms: float) -> int | None:
+    """The tile the expert bot would discard: its whole decision, sampled futures included
+    while within ``budget_ms``, by a fresh bot (nothing remembered from other views) with a
+    generator drawn from the view."""
+    options = [a for a in legal if isinstance(a, Discard)]
+    if not options:
+        options = [Discard(seat.seat, t) for t in range(NUM_KINDS) if seat.free[t]]
+    if not options:
         return None
-    if not racks:
-        return kinds[0]
-    bot = _adviser(card)
-    if len(racks) <= 2:
-        holdings = [minus(seat.free, (t,)) for t in kinds]
-        picks = bot.picks_left(view, True)
-        util, _p, _u = bot.plan_utilities(seat.free, holdings, racks, unseen_counts, picks)
-        order = sorted(range(len(kinds)), key=lambda i: (-round(float(util[i]), 9),
-                                                          kinds[i] == JOKER, kinds[i]))
-        return kinds[order[0]]
-    scores = bot.plans.discards(seat.free, racks)
-    use = bot.plans.usefulness(seat.free, racks)
-    return min(kinds, key=lambda k: (scores[k].away, -scores[k].value, k == JOKER, use[k], k))
+    bot = ExpertBot(card, budget_ms=budget_ms)
+    bot.prepare(view)
+    return bot.choose_discard(view, seat, options, view_rng(view)).tile
 
 
 def _discard_reason(pl: Planner, tile: int, before: int, after: _Plan | None,
@@ -514,9 +509,12 @@ def _summary(mahjongg: MahjonggHint | None, plan: _Plan | None, racks: Sequence[
     return f"Best plan{after}: {' + '.join(parts)}: {plan.away} away in all, {value} points."
 
 
-def hints(view: View, card: Card, top: int = 3, legal: Sequence[Action] = ()) -> Hints:
+def hints(view: View, card: Card, top: int = 3, legal: Sequence[Action] = (),
+          budget_ms: float = HINT_BUDGET_MS) -> Hints:
     """Hints for the seat of ``view`` (a player's own view, not a spectator's), with the
-    seat's ``legal`` actions (what the rules allow it now)."""
+    seat's ``legal`` actions (what the rules allow it now). The suggested discard is the
+    expert's, which samples futures while the decision is within ``budget_ms`` (the caller's
+    time for it: ``math.inf`` always samples them, 0 never)."""
     if view.free is None:
         return NO_HINTS
     seat = position(view)
@@ -526,7 +524,7 @@ def hints(view: View, card: Card, top: int = 3, legal: Sequence[Action] = ()) ->
     mahjongg = _mahjongg(view, card, seat, legal)
     tile = None
     if mahjongg is None and "discard" in view.verbs:
-        tile = _discard_tile(view, card, seat, racks, unseen_counts)
+        tile = _discard_tile(view, card, seat, legal, budget_ms)
     keep = list(seat.free) if tile is None else minus(seat.free, (tile,))
     plans = _plans(pl, keep, racks, top)
     plan = plans[0] if plans else None

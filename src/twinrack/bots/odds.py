@@ -100,8 +100,12 @@ class Plans:
                      pl.cc.way_concealed[ways[:, 0]], (self.exposed[i],))
 
 
-#: with three or four open racks, the nearest plans of each pair of racks that are combined
+#: with three or four open racks: the nearest plans of the first two racks that are combined
+#: with the others', how many of them leave the tiles the others' plans are drawn from, and
+#: how many of the combined plans (the nearest) are kept
 PAIR_PLANS = 12
+ROOTS = 3
+COMBINED = 144
 
 
 def candidates(pl: Planner, free: Sequence[int], racks: Sequence[tuple[int, Exposures]],
@@ -161,32 +165,90 @@ def aways(plans: Plans, holding: Sequence[int]) -> IntArray:
 
 def by_pairs(pl: Planner, free: Sequence[int], racks: Sequence[tuple[int, Exposures]],
              per_rack: int, slack: int, cap: int) -> Plans:
-    """Plans for three or four open racks: the first two racks' plans, then the others'
-    from the tiles the nearest of those leaves (as the greedy planner pairs them), the
-    ``PAIR_PLANS`` nearest of each side combined. A plan's demand is summed over all its
-    racks, so its chance is counted on the one shared holding."""
-    first = candidates(pl, free, racks[:2], per_rack, slack, cap)
-    if not len(first):
-        return first
-    a = aways(first, free)
-    top1 = np.argsort(a, kind="stable")[:PAIR_PLANS]
-    rest = list(free)
-    for i, (_r, ex) in enumerate(racks[:2]):
-        took = pl.used(int(first.ways[top1[0], i]), rest, ex)
-        rest = [x - y for x, y in zip(rest, took, strict=True)]
-    second = candidates(pl, rest, racks[2:], per_rack, slack, cap)
-    if not len(second):
-        return Plans(tuple(r for r, _ex in racks), np.zeros((0, len(racks)), dtype=np.int64),
-                     first.nat[:0], first.big[:0], first.value[:0], first.concealed[:0],
-                     tuple(bool(ex) for _r, ex in racks))
-    top2 = np.argsort(aways(second, rest), kind="stable")[:PAIR_PLANS]
-    i1 = np.repeat(top1, len(top2))
-    i2 = np.tile(top2, len(top1))
-    return Plans(first.racks + second.racks,
-                 np.concatenate([first.ways[i1], second.ways[i2]], axis=1),
-                 first.nat[i1] + second.nat[i2], first.big[i1] + second.big[i2],
-                 first.value[i1] + second.value[i2],
-                 first.concealed[i1] | second.concealed[i2], first.exposed + second.exposed)
+    """Plans for three or four open racks: the ``PAIR_PLANS`` nearest plans of the first
+    two racks (exact, each a different pair of lines), each combined with the nearest
+    plans of the other racks from the tiles that one of the ``ROOTS`` nearest first plans
+    leaves (its singles and pairs served first, as the pair search counts). Different
+    first plans leave different tiles, so the others' plans are pooled from several of
+    them; every combination is then counted exactly on the one shared holding (a plan's
+    demand is summed over its racks) and the ``COMBINED`` nearest are kept."""
+    first = nearest_plans(pl, free, racks[:2], PAIR_PLANS)
+    pool: list[Plans] = []
+    for i in range(min(ROOTS, len(first))):
+        rest = left_by(first, i, free)
+        second = nearest_plans(pl, rest, racks[2:], PAIR_PLANS)
+        if len(second):
+            pool.append(second)
+    if not pool:
+        return plans_of(pl, np.zeros((0, len(racks)), dtype=np.int64), racks)
+    second = merged(pool)
+    i1 = np.repeat(np.arange(len(first)), len(second))
+    i2 = np.tile(np.arange(len(second)), len(first))
+    plans = Plans(first.racks + second.racks,
+                  np.concatenate([first.ways[i1], second.ways[i2]], axis=1),
+                  first.nat[i1] + second.nat[i2], first.big[i1] + second.big[i2],
+                  first.value[i1] + second.value[i2],
+                  first.concealed[i1] | second.concealed[i2], first.exposed + second.exposed)
+    return plans.take(np.argsort(aways(plans, free), kind="stable")[:COMBINED])
+
+
+def nearest_plans(pl: Planner, free: Sequence[int], racks: Sequence[tuple[int, Exposures]],
+                  top: int) -> Plans:
+    """The ``top`` nearest plans of one or two racks, exact: for two, the pair search's
+    best pairs of lines (nearest, then the higher value); for one, its nearest ways."""
+    if len(racks) == 1:
+        a = pl.rack_aways(free, racks[0][1])
+        order = np.argsort(a, kind="stable")[:top]
+        ways = order[a[order] < IMPOSSIBLE][:, None]
+    else:
+        found = pl.cc.best_pairs(np.asarray(free, dtype=np.int64), racks[0][1], racks[1][1],
+                                 top=top)
+        ways = np.asarray([[pl._way_index(p.ways[0], p.hands[0]),
+                            pl._way_index(p.ways[1], p.hands[1])] for p in found],
+                          dtype=np.int64).reshape(-1, 2)
+    return plans_of(pl, ways, racks)
+
+
+def plans_of(pl: Planner, ways: IntArray, racks: Sequence[tuple[int, Exposures]]) -> Plans:
+    """The plans of these ways (plans x racks), with their summed demand."""
+    cc = pl.cc
+    nat = np.zeros((len(ways), NUM_KINDS), dtype=np.int64)
+    tot = np.zeros((len(ways), NUM_KINDS), dtype=np.int64)
+    for i, (_r, ex) in enumerate(racks):
+        d = cc.rack(ex)
+        nat += d.nat[ways[:, i], :NUM_KINDS]
+        tot += d.tot[ways[:, i], :NUM_KINDS]
+    value = pl.way_value[ways].sum(axis=1) if len(ways) else np.zeros(0, dtype=np.int64)
+    concealed = np.asarray(cc.way_concealed[ways].any(axis=1) if len(ways)
+                           else np.zeros(0, dtype=bool), dtype=bool)
+    return Plans(tuple(r for r, _ex in racks), ways.astype(np.int64), nat, tot - nat,
+                 value.astype(np.int64), concealed, tuple(bool(ex) for _r, ex in racks))
+
+
+def left_by(plans: Plans, i: int, free: Sequence[int]) -> list[int]:
+    """The tiles of ``free`` that plan ``i`` does not use: its singles and pairs take
+    their naturals, its groups the other copies, then Jokers for the groups' shortfall."""
+    c = np.asarray(free, dtype=np.int64).copy()
+    jokers = int(c[JOKER])
+    c[JOKER] = 0
+    nat, big = plans.nat[i], plans.big[i]
+    take_nat = np.minimum(c, nat)
+    take_big = np.minimum(c - take_nat, big)
+    rest = c - take_nat - take_big
+    rest[JOKER] = jokers - min(jokers, int((big - take_big).sum()))
+    return [int(x) for x in rest]
+
+
+def merged(parts: Sequence[Plans]) -> Plans:
+    """Several sets of plans for the same racks as one, each plan (its ways) once."""
+    ways = np.concatenate([p.ways for p in parts])
+    _u, first = np.unique(ways, axis=0, return_index=True)
+    idx = np.sort(first)
+    p0 = parts[0]
+    return Plans(p0.racks, ways[idx], np.concatenate([p.nat for p in parts])[idx],
+                 np.concatenate([p.big for p in parts])[idx],
+                 np.concatenate([p.value for p in parts])[idx],
+                 np.concatenate([p.concealed for p in parts])[idx], p0.exposed)
 
 
 def needs(plans: Plans, holdings: IntArray) -> tuple[IntArray, IntArray, IntArray]:
