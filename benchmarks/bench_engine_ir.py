@@ -1,7 +1,7 @@
 """Instructions per random-play game, counted by valgrind's callgrind: Siamese 2p, Royale 4p
 and Imperial 2p, each as an N-game run minus a 0-game run of the same process.
 
-    .venv/bin/python benchmarks/bench_engine_ir.py [--games 5,2,2] [--src DIR] [--json]
+    .venv/bin/python benchmarks/bench_engine_ir.py [--games 5,2,2] [--src DIR] [--fast] [--json]
 
 Every game is played through the bot protocol, as ``bench_engine.py`` plays it (``play_game``
 with ``RandomBot``: each decision builds the seat's view, lists the legal actions and
@@ -9,6 +9,11 @@ applies the choice), on the same seeds. Both runs import everything, load the ca
 one warm-up game first, so the difference is the cost of the N games alone. Instruction
 counts do not depend on the machine's load, and with ``PYTHONHASHSEED=0`` (set here) they
 repeat exactly from run to run: the figure to quote when comparing two versions.
+
+``--fast`` counts in one run per variant only what the games execute (callgrind collects
+inside ``sys.call_tracing``, which runs them and nothing else): half the time, for trying
+changes; it leaves out what the games cost outside their own calls (e.g. freeing what
+they left at exit), so quote the default.
 
 ``--src DIR`` measures another checkout (its ``DIR/src`` is put first on the path), e.g. the
 tree before a refactor, side by side with this one:
@@ -58,23 +63,31 @@ def play(src: str, variant: str, players: int, games: int) -> dict[str, Any]:
     rules = RuleSet(variant=variant, players=players)
     bots = [RandomBot() for _ in range(players)]
     play_game(rules, card, derive_seed(0, "warm"), bots, [random.Random(0)] * players)
-    actions = 0
-    for g in range(games):
-        state = play_game(rules, card, derive_seed(1, variant, players, g), bots,
-                          [random.Random(g * 7 + s) for s in range(players)])
-        actions += len(state.actions)
+
+    def run() -> int:
+        actions = 0
+        for g in range(games):
+            state = play_game(rules, card, derive_seed(1, variant, players, g), bots,
+                              [random.Random(g * 7 + s) for s in range(players)])
+            actions += len(state.actions)
+        return actions
+
+    actions = sys.call_tracing(run, ())  # the one call --fast collects inside
     return {"module": twinrack.__file__, "games": games, "actions": actions}
 
 
 # ---------------------------------------------------------------------------- outside
 
 
-def count(src: str, variant: str, players: int, games: int) -> tuple[int, dict[str, Any]]:
-    """Instructions of one whole run under callgrind, and what the run played."""
+def count(src: str, variant: str, players: int, games: int,
+          fast: bool = False) -> tuple[int, dict[str, Any]]:
+    """Instructions of one run under callgrind (with ``fast``, of its games alone), and
+    what the run played."""
     env = dict(os.environ, PYTHONHASHSEED="0", OPENBLAS_NUM_THREADS="1")
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp, "callgrind.out")
         cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}",
+               *(["--collect-atstart=no", "--toggle-collect=sys_call_tracing"] if fast else []),
                sys.executable, __file__, "--play", variant, str(players), str(games),
                "--src", src]
         run = subprocess.run(cmd, env=env, capture_output=True, check=False)
@@ -88,9 +101,10 @@ def count(src: str, variant: str, players: int, games: int) -> tuple[int, dict[s
         return int(found.group(1)), played
 
 
-def measure(src: str, variant: str, players: int, games: int) -> dict[str, Any]:
-    base, _ = count(src, variant, players, 0)
-    total, played = count(src, variant, players, games)
+def measure(src: str, variant: str, players: int, games: int,
+            fast: bool = False) -> dict[str, Any]:
+    base = 0 if fast else count(src, variant, players, 0)[0]
+    total, played = count(src, variant, players, games, fast)
     ir = total - base
     return {"variant": f"{variant} {players}p", "games": games, "actions": played["actions"],
             "module": played["module"], "ir": ir, "ir_per_game": ir // games,
@@ -103,6 +117,8 @@ def main() -> None:
                     help="the checkout to measure (default: this one)")
     ap.add_argument("--games", default=",".join(str(v[2]) for v in VARIANTS),
                     help="games per variant: siamese,royale,imperial (0 skips one)")
+    ap.add_argument("--fast", action="store_true",
+                    help="one run per variant, counting inside the games only")
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--play", nargs=3, metavar=("VARIANT", "PLAYERS", "GAMES"),
                     help=argparse.SUPPRESS)  # the run inside valgrind
@@ -114,13 +130,14 @@ def main() -> None:
     counts = [int(n) for n in args.games.split(",")]
     if len(counts) != len(VARIANTS):
         ap.error(f"--games takes {len(VARIANTS)} numbers")
-    rows = [measure(args.src, v, p, n)
+    rows = [measure(args.src, v, p, n, args.fast)
             for (v, p, _), n in zip(VARIANTS, counts, strict=True) if n > 0]
     if args.json:
         print(json.dumps({"src": args.src, "rows": rows}))
         return
     print(f"engine: {rows[0]['module'] if rows else args.src}")
-    print(f"{'random play':<14} {'games':>5} {'actions':>8} {'Ir (N - 0 games)':>17} "
+    what = "Ir (games only)" if args.fast else "Ir (N - 0 games)"
+    print(f"{'random play':<14} {'games':>5} {'actions':>8} {what:>17} "
           f"{'Ir/game':>12} {'Ir/action':>10}")
     for r in rows:
         print(f"{r['variant']:<14} {r['games']:>5} {r['actions']:>8} {r['ir']:>17,} "
