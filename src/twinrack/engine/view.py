@@ -167,24 +167,28 @@ def _rack_view(r: Rack) -> RackView:
     return RackView(tuple(r.exposures), r.dead, r.killer, mj, r.error_tiles)
 
 
+def _shown(r: Rack) -> tuple[Any, ...]:
+    """What of a rack everyone sees (its view is made again only when this changes)."""
+    return (r.dead, r.killer, r.mahjongg, r.error_tiles, *r.exposures)
+
+
 def _seat_view(memo: StateMemo, s: int, p: Player) -> SeatView:
-    """The public view of one seat: the last one again when nothing public of it changed
-    (its racks change only by an exposure, an exchange, a Mah Jongg or death)."""
-    cached: SeatView | None = memo.seats.get(s)
-    if cached is not None:
-        racks = cached.racks
-        for v, r in zip(racks, p.racks, strict=True):
-            if (v.dead != r.dead or (v.mahjongg is None) != (r.mahjongg is None)
-                    or v.exposures != tuple(r.exposures)):
-                racks = tuple(_rack_view(r) for r in p.racks)
-                break
-        if (racks is cached.racks and cached.concealed == p.concealed
-                and cached.declared == p.declared and cached.stopped == p.stopped):
-            return cached
+    """The public view of one seat: the last one again when nothing public of it changed,
+    its rack views again when only its count of concealed tiles did (racks change only by
+    an exposure, an exchange, a Mah Jongg or death)."""
+    shown = tuple([_shown(r) for r in p.racks])
+    cached: tuple[SeatView, tuple[Any, ...]] | None = memo.seats.get(s)
+    if cached is not None and cached[1] == shown:
+        last = cached[0]
+        if (last.concealed == p.concealed and last.declared == p.declared
+                and last.stopped == p.stopped):
+            return last
+        racks = last.racks
     else:
-        racks = tuple(_rack_view(r) for r in p.racks)
-    found = SeatView(s, p.concealed, racks, p.declared, p.stopped)
-    memo.seats[s] = found
+        racks = tuple([_rack_view(r) for r in p.racks])
+    # a named tuple made from its fields in order (as View below)
+    found: SeatView = tuple.__new__(SeatView, (s, p.concealed, racks, p.declared, p.stopped))
+    memo.seats[s] = (found, shown)
     return found
 
 
@@ -222,19 +226,23 @@ def view(state: GameState, seat: int | None = None) -> View:
     if turn and st.began == BY_CLAIM and st.claim_tile is not None:
         assert st.claim_kind is not None and st.claim_from is not None
         claim = (st.current, st.claim_kind, st.claim_tile, st.claim_from)
-    return View(
-        seat=seat, variant=rules.variant, players=rules.players, racks=rules.racks,
-        revision=rules.revision, phase=phase, current=st.current,
-        to_act=tuple(st.to_act()), turn=st.turn_no, wall_left=st.wall_left, die=st.die,
-        commitment=st.commitment, seed=st.seed.hex() if phase == OVER else None,
-        discards=tuple(st.discards),
-        window=None if w is None else (w.discarder, w.tile),
-        answered=() if w is None else tuple(sorted(w.answers.items())),
-        claim=claim, waiting=st.waiting if claim is not None else (),
-        must=st.obligation if turn else None,
-        seats=_public(st), counts=counts, acquired=acquired, placed=placed, free=free,
-        fixed_rack=fixed_rack, verbs=verbs, end_reason=st.end_reason, winner=st.winner,
-        version=st.version, revealed=_revealed(st) if phase == OVER else ())
+    # The fields in View's order, made into the named tuple without a keyword call: with
+    # 30 fields, binding keywords costs about as much as the rest of the view together.
+    # (tests/engine/test_view.py compares every field with a view made by keywords.)
+    made: View = tuple.__new__(View, (
+        seat, rules.variant, rules.players, rules.racks, rules.revision,
+        phase, st.current, tuple(st.to_act()), st.turn_no, st.wall_left,
+        st.die, st.commitment, st.seed.hex() if phase == OVER else None,  # die .. seed
+        tuple(st.discards),
+        None if w is None else (w.discarder, w.tile),  # window
+        () if w is None else tuple(sorted(w.answers.items())),  # answered
+        claim, st.waiting if claim is not None else (),  # claim, waiting
+        st.obligation if turn else None,  # must
+        _public(st),  # seats
+        counts, acquired, placed, free, fixed_rack, verbs,
+        st.end_reason, st.winner, st.version,
+        _revealed(st) if phase == OVER else ()))  # revealed
+    return made
 
 
 def _revealed(st: GameState) -> tuple[tuple[tuple[int, ...], ...], ...]:
