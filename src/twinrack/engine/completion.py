@@ -64,11 +64,12 @@ def _reach(st: GameState, p: Player, r: int) -> RackReach:
     rack = p.racks[r]
     free = tuple(p.free())
     exposures = tuple(rack.exposures)
-    known = memo_of(st).reach
+    memo = memo_of(st)
+    known = memo.reach
     hit = known.get((seat, r))
     if hit is not None and hit[0] == free and hit[1] == exposures:
         return hit[2]
-    found = RackReach(playable(st), st.commitment, seat, rack.key(), exposures, free)
+    found = RackReach(playable(st), st.commitment, seat, rack.key(), exposures, free, memo)
     known[(seat, r)] = (free, exposures, found)
     return found
 

@@ -22,6 +22,7 @@ from twinrack.engine.events import (
     Undeclared,
     Withdrawn,
 )
+from twinrack.engine.memo import tiles_joined
 from twinrack.engine.state import (
     BY_CLAIM,
     BY_DEAL,
@@ -129,6 +130,7 @@ def _begin_turn(st: GameState, seat: int, t: int, began: TurnStart,
     what must come first."""
     p = st.players[seat]
     st.acquired_rack = give(p, t)
+    tiles_joined(st, seat)
     st.phase = TURN
     st.current = seat
     st.turn_no += 1
@@ -156,8 +158,16 @@ def _pick(st: GameState, seat: int, ev: list[Event]) -> None:
     p = _begin_turn(st, seat, t, BY_PICK)
     ev.append(Picked(seat, t))
     if p.declared is not None and p.mahjonggs and t in (FLOWER, JOKER):
-        p.declared = None
-        ev.append(Undeclared(seat, "forced"))
+        let_go(st, seat, "forced", ev)
+
+
+def let_go(st: GameState, seat: int, how: str, ev: list[Event]) -> None:
+    """The declared hand ends (``voluntary`` or ``forced``, section 7): its fixed tiles
+    join the free tiles."""
+    p = st.players[seat]
+    tiles_joined(st, seat, sum(p.racks[0].arranged))
+    p.declared = None
+    ev.append(Undeclared(seat, how))
 
 
 def _grant(st: GameState, winner: int, t: int, discarder: int, answers: dict[int, ClaimKind],
