@@ -107,8 +107,10 @@ def rack_completions(st: GameState, p: Player, r: int, counts: Sequence[int] | N
         counts, ways = p.free(), _reach(st, p, r).done()
     else:
         ways = np.flatnonzero(playable(st).way_aways(counts, rack.exposures) == 0)
-    cc = whole_card(st)
     out: Completions = {}
+    if not len(ways):
+        return out
+    cc = whole_card(st)
     for w in ways.tolist():
         for fill in cc.fillings(w, counts, rack.exposures, need):
             out.setdefault(fill, []).append(w)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from twinrack.engine.actions import MAHJONGG_CLAIMS, ClaimKind
+from twinrack.engine.actions import CLAIM_KINDS, MAHJONGG_CLAIMS, ClaimKind
 from twinrack.engine.completion import declarations
 from twinrack.engine.events import (
     Claimed,
@@ -123,6 +123,10 @@ def begin_play(st: GameState, ev: list[Event]) -> None:
         _pick(st, 0, ev)
 
 
+#: what a granted claim requires first, by its kind (section 4)
+_OBLIGATION: dict[str, Obligation] = {kind: Obligation(kind) for kind in CLAIM_KINDS}
+
+
 def _begin_turn(st: GameState, seat: int, t: int, began: TurnStart,
                 claim: tuple[ClaimKind, int] | None = None) -> Player:
     """``seat``'s turn begins with tile ``t``, picked or granted on a claim of
@@ -144,7 +148,7 @@ def _begin_turn(st: GameState, seat: int, t: int, began: TurnStart,
     else:
         kind, discarder = claim
         st.claim_tile, st.claim_from, st.claim_kind = t, discarder, kind
-        st.obligation = Obligation(kind)
+        st.obligation = _OBLIGATION[kind]
         st.must_use = t if kind in MAHJONGG_CLAIMS else None
     return p
 
