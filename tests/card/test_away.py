@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 from functools import cache
 
 import numpy as np
@@ -285,3 +286,32 @@ def test_rack_demand_equals_the_whole_array_formula() -> None:
                 got = getattr(rack, name)
                 assert got.dtype == want.dtype and np.array_equal(got, want), (key, name)
                 assert not got.flags.writeable
+
+
+def test_holdings_given_as_tuples_read_like_arrays() -> None:
+    """The referee passes holdings as tuples and lists, whose table rows are read without
+    numpy: the same splits, U and V, and tiles away as for the holding as an array."""
+    from tests.card.holdings import random_holding, random_rack
+    from twinrack.card import practice_card
+    from twinrack.card.compiled import compiled
+    from twinrack.card.demand import split_holding
+
+    card = practice_card()
+    rng = random.Random(5)
+    for cc in (compiled(card), compiled(card).without_declared):
+        for i in range(150):
+            if i % 3:
+                rack = random_rack(rng, card)
+                counts, exposures = list(rack.counts), list(rack.exposures)
+            else:
+                counts, exposures = random_holding(rng, rng.randint(0, 30)), []
+            array = np.array(counts, dtype=np.int64)
+            c, jokers = split_holding(array)
+            for given in (tuple(counts), list(counts)):
+                c2, jokers2 = split_holding(given)
+                assert c2.dtype == c.dtype and np.array_equal(c2, c) and jokers2 == jokers
+                demand = cc.rack(exposures)
+                for got, want in zip(cc.uv(demand, c2, given), cc.uv(demand, c), strict=True):
+                    assert got.dtype == want.dtype and np.array_equal(got, want)
+                assert np.array_equal(cc.way_aways(given, exposures),
+                                      cc.way_aways(array, exposures))

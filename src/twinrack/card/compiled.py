@@ -297,17 +297,26 @@ class CompiledCard:
 
     # ------------------------------------------------------------------ one rack
 
-    def uv(self, rack: RackDemand, c: SmallArray) -> tuple[SmallArray, SmallArray]:
+    def uv(self, rack: RackDemand, c: SmallArray,
+           counts: Sequence[int] | None = None) -> tuple[SmallArray, SmallArray]:
         """Per way: ``U`` (naturals that fit anywhere) and ``V`` (naturals in singles and
         pairs plus the big groups' size); the way is filled ``min(U + J, V)``. ``c`` is a
-        holding from :func:`~twinrack.card.demand.split_holding`."""
+        holding from :func:`~twinrack.card.demand.split_holding`, of ``counts`` when given
+        as a tuple or list (its table rows are then read from it directly)."""
         n = self.n_ways
-        plain = c
-        if rack.touched:
-            plain = c.copy()
-            plain[list(rack.touched)] = 0
-        held = np.flatnonzero(plain)
-        rows = held * (self.most + 1) + np.minimum(plain.take(held), self.most)
+        most = self.most
+        rows: IntArray | list[int]
+        if counts is not None:  # five small numpy calls cost more than this loop
+            skip = rack.touched
+            rows = [t * (most + 1) + (k if k < most else most) for t, k in enumerate(counts)
+                    if k and t != JOKER and t not in skip]
+        else:
+            plain = c
+            if rack.touched:
+                plain = c.copy()
+                plain[list(rack.touched)] = 0
+            held = np.flatnonzero(plain)
+            rows = held * (most + 1) + np.minimum(plain.take(held), most)
         uv = self.table.take(rows, axis=0).sum(axis=0, dtype=np.int16)
         for t in rack.touched:  # kinds the exposures changed: straight from the demand
             if c[t]:
@@ -322,7 +331,7 @@ class CompiledCard:
         """
         c, jokers = split_holding(counts)
         rack = self.rack(exposures)
-        u, v = self.uv(rack, c)
+        u, v = self.uv(rack, c, counts if isinstance(counts, (tuple, list)) else None)
         away = (HAND_SIZE - rack.exposed) - np.minimum(u + jokers, v).astype(np.int64)
         if rack.restricted:
             away[rack.unfit] = IMPOSSIBLE
