@@ -157,3 +157,29 @@ def test_every_tile_that_joins_free_tiles_is_reported(start: Callable[[], GameSt
     while not game.over:
         seat = game.to_act()[0]
         _apply_counting(game, bot.choose(view(game, seat), legal_actions(game, seat), rng))
+
+
+@pytest.mark.parametrize(("variant", "players", "seed"), [
+    ("siamese", 2, 12), ("royale", 4, 3), ("imperial", 2, 8)])
+def test_a_rack_said_far_is_far(variant: str, players: int, seed: int) -> None:
+    """Whenever the memo says, from the tiles joined since a rack's last exact reach, that
+    every way is at least 1 or 2 tiles away, the card says so too (random play: the
+    engine asks and answers as it goes, the test checks every rack after every action)."""
+    game = new_game(RuleSet(variant=variant, players=players), seed=seed)
+    cc = compiled(game.card).without_declared
+    rng = random.Random(seed)
+    bot = RandomBot()
+    said = 0
+    while not game.over:
+        seat = game.to_act()[0]
+        apply(game, bot.choose(view(game, seat), legal_actions(game, seat), rng))
+        mine = memo_of(game)
+        for s, p in enumerate(game.players):
+            for r in p.open_racks():
+                rack = p.racks[r]
+                least = int(cc.way_aways(p.free(), rack.exposures).min())
+                for floor in (1, 2):
+                    if mine.surely_far(s, rack.key(), floor):
+                        said += 1
+                        assert least >= floor, (s, r, floor)
+    assert said > 100

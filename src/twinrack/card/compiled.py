@@ -249,8 +249,13 @@ class CompiledCard:
 
     def rack_alive(self, exposures: Sequence[Exposure]) -> bool:
         """True when some line of the card can still be made on a rack with these exposures
-        (an exposure that fits no line kills its rack)."""
-        return self.rack(exposures).alive
+        (an exposure that fits no line kills its rack). Asked after every exposure: which
+        ways fit is all it needs, not the whole demand (a rack it kills never needs that)."""
+        key = exposure_key(exposures)
+        found = self._racks.get(key)
+        if found is not None:
+            return found.alive
+        return bool(self._fit(key).any())
 
     def rack(self, exposures: Iterable[Exposure] = ()) -> RackDemand:
         """The demand of every way on a rack with these exposures (cached per card)."""

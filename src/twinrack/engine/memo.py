@@ -234,6 +234,15 @@ class StateMemo:
     anchors: dict[tuple[int, ExposureKey], tuple[int, Holding, Reach]] = field(
         default_factory=dict)
 
+    def surely_far(self, seat: int, key: ExposureKey, floor: int) -> bool:
+        """Every way of a rack of ``seat`` with exposures ``key`` is at least ``floor``
+        tiles away, by the last exact reach worked out on this state and the tiles joined
+        since (what most questions about a rack come to, answered without its holding;
+        :meth:`RackReach.at_least` asks the same first)."""
+        mine = self.anchors.get((seat, key))
+        return (mine is not None
+                and mine[2].least - (self.joined.get(seat, 0) - mine[0]) >= floor)
+
 
 #: by id of the state object, with a weak reference to it (checked on every look-up, so a
 #: reused id never finds another state's memo; the entry goes when the state does)

@@ -8,14 +8,13 @@ once the game is over. Bots and clients get nothing else.
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from twinrack.card.exposure import Exposure
 from twinrack.engine.events import Event
 from twinrack.engine.legality import legal_verbs
 from twinrack.engine.memo import StateMemo, memo_of
-from twinrack.engine.state import BY_CLAIM, OVER, TURN, GameState, Player, Rack
+from twinrack.engine.state import BY_CLAIM, OVER, TURN, GameState, Rack
 from twinrack.tiles import CANONICAL, format_tiles
 
 
@@ -148,9 +147,6 @@ class View(NamedTuple):
         }
 
 
-_ARRANGED = attrgetter("arranged")
-
-
 def _tiles(conc: Any) -> tuple[int, ...]:
     out: list[int] = []
     for t, n in enumerate(conc):
@@ -167,45 +163,43 @@ def _rack_view(r: Rack) -> RackView:
     return RackView(tuple(r.exposures), r.dead, r.killer, mj, r.error_tiles)
 
 
-def _shown(r: Rack) -> tuple[Any, ...]:
-    """What of a rack everyone sees (its view is made again only when this changes)."""
-    return (r.dead, r.killer, r.mahjongg, r.error_tiles, *r.exposures)
-
-
-def _seat_view(memo: StateMemo, s: int, p: Player) -> SeatView:
-    """The public view of one seat: the last one again when nothing public of it changed,
-    its rack views again when only its count of concealed tiles did (racks change only by
-    an exposure, an exchange, a Mah Jongg or death)."""
-    shown = tuple([_shown(r) for r in p.racks])
-    cached: tuple[SeatView, tuple[Any, ...]] | None = memo.seats.get(s)
-    if cached is not None and cached[1] == shown:
-        last = cached[0]
-        if (last.concealed == p.concealed and last.declared == p.declared
-                and last.stopped == p.stopped):
-            return last
-        racks = last.racks
-    else:
-        racks = tuple([_rack_view(r) for r in p.racks])
-    # a named tuple made from its fields in order (as View below)
-    found: SeatView = tuple.__new__(SeatView, (s, p.concealed, racks, p.declared, p.stopped))
-    memo.seats[s] = (found, shown)
-    return found
-
-
-def _public(st: GameState) -> tuple[SeatView, ...]:
-    memo = memo_of(st)
+def _public(st: GameState, memo: StateMemo) -> tuple[SeatView, ...]:
+    """The public seats of the view: those of the last view again while nothing anyone
+    sees changed (remembered per version), else each seat's last public view again when
+    nothing public of it changed, its rack views again when only its count of concealed
+    tiles did (racks change only by an exposure, an exchange, a Mah Jongg or death)."""
     cached = memo.public
     if cached is not None and cached[0] == st.version:
-        seats: tuple[SeatView, ...] = cached[1]
-        return seats
-    seats = tuple([_seat_view(memo, s, p) for s, p in enumerate(st.players)])
-    memo.public = (st.version, seats)
-    return seats
+        found: tuple[SeatView, ...] = cached[1]
+        return found
+    known = memo.seats
+    seats = []
+    for s, p in enumerate(st.players):
+        shown = tuple([(r.dead, r.killer, r.mahjongg, r.error_tiles, *r.exposures)
+                       for r in p.racks])
+        last: tuple[SeatView, tuple[Any, ...]] | None = known.get(s)
+        if last is not None and last[1] == shown:
+            seen = last[0]
+            if (seen.concealed == p.concealed and seen.declared == p.declared
+                    and seen.stopped == p.stopped):
+                seats.append(seen)
+                continue
+            racks = seen.racks
+        else:
+            racks = tuple([_rack_view(r) for r in p.racks])
+        # a named tuple made from its fields in order (as View below)
+        seen = tuple.__new__(SeatView, (s, p.concealed, racks, p.declared, p.stopped))
+        known[s] = (seen, shown)
+        seats.append(seen)
+    found = tuple(seats)
+    memo.public = (st.version, found)
+    return found
 
 
 def view(state: GameState, seat: int | None = None) -> View:
     """What ``seat`` may see of the game (``None``: a spectator)."""
     st = state
+    memo = memo_of(st)
     counts = free = None
     acquired = placed = fixed_rack = None
     verbs: tuple[str, ...] = ()
@@ -213,13 +207,13 @@ def view(state: GameState, seat: int | None = None) -> View:
     turn = phase == TURN
     if seat is not None:
         p = st.players[seat]
-        counts = tuple(map(tuple, map(_ARRANGED, p.racks)))
+        counts = tuple([tuple(r.arranged) for r in p.racks])
         free = tuple(p.free())
         fixed_rack = 0 if p.declared is not None else None
         if turn and st.current == seat:
             acquired = st.acquired
             placed = _placed(counts, acquired, st.acquired_rack)
-        verbs = legal_verbs(st, seat)
+        verbs = legal_verbs(st, seat, memo)
     w = st.window
     rules = st.rules
     claim = None
@@ -238,7 +232,7 @@ def view(state: GameState, seat: int | None = None) -> View:
         () if w is None else tuple(sorted(w.answers.items())),  # answered
         claim, st.waiting if claim is not None else (),  # claim, waiting
         st.obligation if turn else None,  # must
-        _public(st),  # seats
+        _public(st, memo),  # seats
         counts, acquired, placed, free, fixed_rack, verbs,
         st.end_reason, st.winner, st.version,
         _revealed(st) if phase == OVER else ()))  # revealed
