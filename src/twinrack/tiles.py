@@ -212,6 +212,11 @@ def tile_set(variant: Variant | str, players: int) -> TileSet:
     return TileSet(sets=sets, counts=tuple(counts))
 
 
+#: racks per player of each variant (by its name: a look-up is asked once per view)
+_RACKS: dict[str, int] = {v.value: 4 if v is Variant.IMPERIAL else 2 for v in Variant}
+
+
 def racks_for(variant: Variant | str) -> int:
     """Racks (hands) per player: 4 in Imperial, 2 otherwise."""
-    return 4 if Variant(variant) is Variant.IMPERIAL else 2
+    found = _RACKS.get(variant)
+    return found if found is not None else _RACKS[Variant(variant)]  # ValueError if none

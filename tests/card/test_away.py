@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 from functools import cache
 
 import numpy as np
@@ -243,3 +244,74 @@ def test_tracker_refuses_tiles_it_does_not_hold() -> None:
     with pytest.raises(ValueError, match="no tile kind"):
         tracker.add(40)
     assert tracker.aways().tolist() == cc.way_aways(held("F F 1B"), xs("2B 2B 2B 2B")).tolist()
+
+
+# ---------------------------------------------------------------------------- rack demand
+
+
+def _plain_demand(cc: CompiledCard, key: tuple[tuple[int, int], ...]) -> dict[str, np.ndarray]:
+    """The demand of a rack with these exposures worked out on the whole arrays (what
+    ``CompiledCard.rack`` patches column by column)."""
+    e_small = np.zeros(cc.nat.shape[1], dtype=np.int8)
+    e_big = np.zeros(cc.nat.shape[1], dtype=np.int8)
+    for tile, size in key:
+        (e_big if size >= 3 else e_small)[tile] += size
+    nat = np.maximum(cc.nat - e_small, 0).astype(np.int8)
+    big = np.maximum(cc.big - e_big, 0).astype(np.int8)
+    tot = (nat + big).astype(np.int8)
+    return {"bank": np.concatenate([tot, nat], axis=1),
+            "big_sum": big.sum(axis=1, dtype=np.int16),
+            "entry_tot": tot[cc.entry_way, cc.entry_tile].astype(np.int16),
+            "entry_nat": nat[cc.entry_way, cc.entry_tile].astype(np.int16)}
+
+
+def test_rack_demand_equals_the_whole_array_formula() -> None:
+    from twinrack.card import practice_card
+    from twinrack.card.compiled import compiled
+
+    whole = compiled(practice_card())
+    groups = sorted(whole.group_keys)
+    keys = [(), *[(g,) for g in groups], ((0, 3), (0, 4)), ((5, 5), (5, 3), (9, 3)),
+            ((JOKER - 1, 4), (JOKER - 2, 3), (1, 14))]
+    keys += [groups[i::17][:3] for i in range(17)]
+    keys = [tuple(sorted(key)) for key in keys]
+    for cc in (whole, whole.without_declared):
+        for key in keys:
+            rack = cc.rack([Exposure(t, n, 0) for t, n in key])
+            plain = _plain_demand(cc, key)
+            assert rack.key == key and rack.exposed == sum(n for _t, n in key)
+            assert rack.touched == tuple(sorted({t for t, _n in key}))
+            assert np.array_equal(rack.fit, cc._fit(key))
+            for name, want in plain.items():
+                got = getattr(rack, name)
+                assert got.dtype == want.dtype and np.array_equal(got, want), (key, name)
+                assert not got.flags.writeable
+
+
+def test_holdings_given_as_tuples_read_like_arrays() -> None:
+    """The referee passes holdings as tuples and lists, whose table rows are read without
+    numpy: the same splits, U and V, and tiles away as for the holding as an array."""
+    from tests.card.holdings import random_holding, random_rack
+    from twinrack.card import practice_card
+    from twinrack.card.compiled import compiled
+    from twinrack.card.demand import split_holding
+
+    card = practice_card()
+    rng = random.Random(5)
+    for cc in (compiled(card), compiled(card).without_declared):
+        for i in range(150):
+            if i % 3:
+                rack = random_rack(rng, card)
+                counts, exposures = list(rack.counts), list(rack.exposures)
+            else:
+                counts, exposures = random_holding(rng, rng.randint(0, 30)), []
+            array = np.array(counts, dtype=np.int64)
+            c, jokers = split_holding(array)
+            for given in (tuple(counts), list(counts)):
+                c2, jokers2 = split_holding(given)
+                assert c2.dtype == c.dtype and np.array_equal(c2, c) and jokers2 == jokers
+                demand = cc.rack(exposures)
+                for got, want in zip(cc.uv(demand, c2, given), cc.uv(demand, c), strict=True):
+                    assert got.dtype == want.dtype and np.array_equal(got, want)
+                assert np.array_equal(cc.way_aways(given, exposures),
+                                      cc.way_aways(array, exposures))

@@ -5,14 +5,27 @@ from __future__ import annotations
 
 import pickle
 import random
+from collections.abc import Callable
 
 import numpy as np
+import pytest
 
 from tests.card.holdings import Wall, random_rack
+from tests.engine.helpers import R, rig
 from twinrack.bots import RandomBot
 from twinrack.card import practice_card
 from twinrack.card.compiled import compiled, exposure_key
-from twinrack.engine import RuleSet, apply, legal_actions, memo, new_game, view
+from twinrack.engine import (
+    Action,
+    GameState,
+    RuleSet,
+    apply,
+    legal_actions,
+    memo,
+    new_game,
+    parse_action,
+    view,
+)
 from twinrack.engine.memo import RackReach, gained, memo_of
 from twinrack.tiles import NUM_KINDS, ONE_SET
 
@@ -93,3 +106,80 @@ def test_a_remembered_view_is_the_view_built_afresh() -> None:
         apply(game, action)
     assert (made["exchange"], made["expose"]) == (12, 18)
     assert sum(r.dead is not None for p in game.players for r in p.racks) == 6
+
+
+def _apply_counting(game: GameState, action: Action) -> None:
+    """Apply ``action`` and check that the tiles reported joined to each seat
+    (memo.tiles_joined) are at least the tiles its free tiles gained."""
+    before = [(tuple(p.free()), memo_of(game).joined.get(s, 0))
+              for s, p in enumerate(game.players)]
+    apply(game, action)
+    for s, p in enumerate(game.players):
+        free, joined = before[s]
+        assert gained(free, tuple(p.free())) <= memo_of(game).joined.get(s, 0) - joined, (
+            s, str(action))
+
+
+def _declared(rules: RuleSet, hands: list[str], picks: str, script: list[str]) -> GameState:
+    game = rig(rules, hands, picks=picks)
+    for text in script:
+        _apply_counting(game, parse_action(text))
+    return game
+
+
+ATOM13 = "F N E W S 1B 3B 5B 7B G 2C 4C 6C"  # Special-1 (declared) less its 8C
+DECLARE = "0: declare Special-1 1B 3B 5B 7B 2C 4C 6C N E W S G F"
+
+
+@pytest.mark.parametrize("start", [
+    lambda: new_game(RuleSet(), seed=31),
+    lambda: new_game(RuleSet(strict=True, expose_any_time=True), seed=2),
+    lambda: new_game(RuleSet(variant="royale", players=4), seed=1),
+    lambda: new_game(RuleSet(variant="royale", players=3), seed=2),
+    lambda: new_game(RuleSet(variant="imperial", players=2), seed=5),
+    lambda: new_game(RuleSet(variant="imperial", players=4, strict=True), seed=6),
+    lambda: _declared(R(declared_hands=True), [ATOM13], "5D", [DECLARE, "1: pass",
+                                                               "0: undeclare"]),
+    lambda: _declared(R(declared_hands=True),
+                      [ATOM13 + " F F F 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C 8C"], "5D 6D F",
+                      [DECLARE, "1: pass",
+                       "0: mahjongg 2 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C 8C F F F",
+                       "0: discard 5D", "1: pass", "1: discard 6D", "0: pass"]),
+])
+def test_every_tile_that_joins_free_tiles_is_reported(start: Callable[[], GameState]) -> None:
+    """The reach of a rack is bounded by the tiles reported joined since its last exact
+    reach: over whole games (picks, claims, exchanges, declared hands let go voluntarily
+    or forced, strict and exposures at any time), no seat's free tiles ever gain more
+    tiles in one action than were reported."""
+    game = start()
+    rng = random.Random(7)
+    bot = RandomBot()
+    while not game.over:
+        seat = game.to_act()[0]
+        _apply_counting(game, bot.choose(view(game, seat), legal_actions(game, seat), rng))
+
+
+@pytest.mark.parametrize(("variant", "players", "seed"), [
+    ("siamese", 2, 12), ("royale", 4, 3), ("imperial", 2, 8)])
+def test_a_rack_said_far_is_far(variant: str, players: int, seed: int) -> None:
+    """Whenever the memo says, from the tiles joined since a rack's last exact reach, that
+    every way is at least 1 or 2 tiles away, the card says so too (random play: the
+    engine asks and answers as it goes, the test checks every rack after every action)."""
+    game = new_game(RuleSet(variant=variant, players=players), seed=seed)
+    cc = compiled(game.card).without_declared
+    rng = random.Random(seed)
+    bot = RandomBot()
+    said = 0
+    while not game.over:
+        seat = game.to_act()[0]
+        apply(game, bot.choose(view(game, seat), legal_actions(game, seat), rng))
+        mine = memo_of(game)
+        for s, p in enumerate(game.players):
+            for r in p.open_racks():
+                rack = p.racks[r]
+                least = int(cc.way_aways(p.free(), rack.exposures).min())
+                for floor in (1, 2):
+                    if mine.surely_far(s, rack.key(), floor):
+                        said += 1
+                        assert least >= floor, (s, r, floor)
+    assert said > 100

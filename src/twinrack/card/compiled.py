@@ -35,6 +35,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TypeVar
 
 import numpy as np
 
@@ -69,6 +70,14 @@ __all__ = [
 _RACK_CACHE = 512
 #: compiled cards kept by :func:`compiled` (one per card text)
 _CARD_CACHE = 16
+
+_A = TypeVar("_A", bound=np.ndarray)
+
+
+def _frozen(array: _A) -> _A:
+    """``array``, made read-only (shared by every rack demand that does not change it)."""
+    array.setflags(write=False)
+    return array
 
 
 @dataclass(frozen=True)
@@ -156,6 +165,12 @@ class CompiledCard:
         #: entries of each tile kind (for incremental updates)
         self.entries_of_tile: list[IntArray] = [
             np.nonzero(self.entry_tile == t)[0].astype(np.int64) for t in range(COLS)]
+        # the demand of a rack without exposures: every rack's demand starts from it
+        tot = nat + big
+        self._bank0 = _frozen(np.ascontiguousarray(np.concatenate([tot, nat], axis=1)))
+        self._big_sum0 = _frozen(big.sum(axis=1, dtype=np.int16))
+        self._entry_tot0 = _frozen(tot[ew, et].astype(np.int16))
+        self._entry_nat0 = _frozen(nat[ew, et].astype(np.int16))
 
     def _groups(self) -> None:
         """Exposure fitting: how many groups of each (tile, size) each way has."""
@@ -234,8 +249,13 @@ class CompiledCard:
 
     def rack_alive(self, exposures: Sequence[Exposure]) -> bool:
         """True when some line of the card can still be made on a rack with these exposures
-        (an exposure that fits no line kills its rack)."""
-        return self.rack(exposures).alive
+        (an exposure that fits no line kills its rack). Asked after every exposure: which
+        ways fit is all it needs, not the whole demand (a rack it kills never needs that)."""
+        key = exposure_key(exposures)
+        found = self._racks.get(key)
+        if found is not None:
+            return found.alive
+        return bool(self._fit(key).any())
 
     def rack(self, exposures: Iterable[Exposure] = ()) -> RackDemand:
         """The demand of every way on a rack with these exposures (cached per card)."""
@@ -250,40 +270,58 @@ class CompiledCard:
         return demand
 
     def _rack_demand(self, key: ExposureKey) -> RackDemand:
-        fit = self._fit(key)
-        fit.setflags(write=False)
-        e_small = np.zeros(COLS, dtype=np.int8)
-        e_big = np.zeros(COLS, dtype=np.int8)
-        for tile, size in key:
-            if size >= 3:
-                e_big[tile] += size
-            else:
-                e_small[tile] += size
-        nat = np.maximum(self.nat - e_small, 0).astype(np.int8)
-        big = np.maximum(self.big - e_big, 0).astype(np.int8)
-        tot = (nat + big).astype(np.int8)
+        """The demand of a rack without exposures, with the columns of the kinds the
+        exposures hold lowered by the groups they fill (the other columns stay as they
+        are: an exposure changes the demand of its own kind only)."""
+        fit = _frozen(self._fit(key))
+        touched = tuple(sorted({tile for tile, _size in key}))
+        bank, big_sum = self._bank0, self._big_sum0
+        entry_tot, entry_nat = self._entry_tot0, self._entry_nat0
+        if touched:
+            bank, big_sum = bank.copy(), big_sum.copy()
+            entry_tot, entry_nat = entry_tot.copy(), entry_nat.copy()
+            for tile in touched:
+                nat = np.maximum(self.nat[:, tile]
+                                 - sum(n for t, n in key if t == tile and n < 3), 0)
+                big = np.maximum(self.big[:, tile]
+                                 - sum(n for t, n in key if t == tile and n >= 3), 0)
+                tot = nat + big
+                bank[:, tile] = tot
+                bank[:, COLS + tile] = nat
+                big_sum -= self.big[:, tile] - big
+                entries = self.entries_of_tile[tile]
+                rows = self.entry_way[entries]
+                entry_tot[entries] = tot[rows]
+                entry_nat[entries] = nat[rows]
+            for array in (bank, big_sum, entry_tot, entry_nat):
+                array.setflags(write=False)
         return RackDemand(
             key=key, fit=fit, restricted=not bool(fit.all()), unfit=np.flatnonzero(~fit),
-            exposed=sum(size for _tile, size in key),
-            bank=np.ascontiguousarray(np.concatenate([tot, nat], axis=1)),
-            big_sum=big.sum(axis=1, dtype=np.int16),
-            touched=tuple(sorted({tile for tile, _size in key})),
-            entry_tot=tot[self.entry_way, self.entry_tile].astype(np.int16),
-            entry_nat=nat[self.entry_way, self.entry_tile].astype(np.int16))
+            exposed=sum(size for _tile, size in key), bank=bank, big_sum=big_sum,
+            touched=touched, entry_tot=entry_tot, entry_nat=entry_nat)
 
     # ------------------------------------------------------------------ one rack
 
-    def uv(self, rack: RackDemand, c: SmallArray) -> tuple[SmallArray, SmallArray]:
+    def uv(self, rack: RackDemand, c: SmallArray,
+           counts: Sequence[int] | None = None) -> tuple[SmallArray, SmallArray]:
         """Per way: ``U`` (naturals that fit anywhere) and ``V`` (naturals in singles and
         pairs plus the big groups' size); the way is filled ``min(U + J, V)``. ``c`` is a
-        holding from :func:`~twinrack.card.demand.split_holding`."""
+        holding from :func:`~twinrack.card.demand.split_holding`, of ``counts`` when given
+        as a tuple or list (its table rows are then read from it directly)."""
         n = self.n_ways
-        plain = c
-        if rack.touched:
-            plain = c.copy()
-            plain[list(rack.touched)] = 0
-        held = np.flatnonzero(plain)
-        rows = held * (self.most + 1) + np.minimum(plain.take(held), self.most)
+        most = self.most
+        rows: IntArray | list[int]
+        if counts is not None:  # five small numpy calls cost more than this loop
+            skip = rack.touched
+            rows = [t * (most + 1) + (k if k < most else most) for t, k in enumerate(counts)
+                    if k and t != JOKER and t not in skip]
+        else:
+            plain = c
+            if rack.touched:
+                plain = c.copy()
+                plain[list(rack.touched)] = 0
+            held = np.flatnonzero(plain)
+            rows = held * (most + 1) + np.minimum(plain.take(held), most)
         uv = self.table.take(rows, axis=0).sum(axis=0, dtype=np.int16)
         for t in rack.touched:  # kinds the exposures changed: straight from the demand
             if c[t]:
@@ -298,7 +336,7 @@ class CompiledCard:
         """
         c, jokers = split_holding(counts)
         rack = self.rack(exposures)
-        u, v = self.uv(rack, c)
+        u, v = self.uv(rack, c, counts if isinstance(counts, (tuple, list)) else None)
         away = (HAND_SIZE - rack.exposed) - np.minimum(u + jokers, v).astype(np.int64)
         if rack.restricted:
             away[rack.unfit] = IMPOSSIBLE

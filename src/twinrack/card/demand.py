@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +39,16 @@ def exposure_key(exposures: Iterable[Exposure]) -> ExposureKey:
 
 def split_holding(counts: CountsLike) -> tuple[SmallArray, int]:
     """Split a 36-long count vector into natural counts (Jokers zeroed, plus a pad) and J."""
+    if isinstance(counts, (tuple, list)):  # the referee's holdings: read without numpy's
+        # type discovery, which costs more than the rest of this put together
+        if len(counts) != NUM_KINDS:
+            raise ValueError(f"a holding is a vector of {NUM_KINDS} counts, "
+                             f"not {(len(counts),)}")
+        if min(counts) < 0:
+            raise ValueError("a holding cannot hold a negative number of tiles")
+        c = np.fromiter(chain(counts, (0,)), np.int16, COLS)
+        c[JOKER] = 0
+        return c, int(counts[JOKER])
     arr = np.asarray(counts)
     if arr.shape != (NUM_KINDS,):
         raise ValueError(f"a holding is a vector of {NUM_KINDS} counts, not {arr.shape}")

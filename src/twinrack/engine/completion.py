@@ -64,13 +64,20 @@ def _reach(st: GameState, p: Player, r: int) -> RackReach:
     rack = p.racks[r]
     free = tuple(p.free())
     exposures = tuple(rack.exposures)
-    known = memo_of(st).reach
+    memo = memo_of(st)
+    known = memo.reach
     hit = known.get((seat, r))
     if hit is not None and hit[0] == free and hit[1] == exposures:
         return hit[2]
-    found = RackReach(playable(st), st.commitment, seat, rack.key(), exposures, free)
+    found = RackReach(playable(st), st.commitment, seat, rack.key(), exposures, free, memo)
     known[(seat, r)] = (free, exposures, found)
     return found
+
+
+def _far(st: GameState, p: Player, r: int, floor: int) -> bool:
+    """Rack ``r`` is known, without work, to be at least ``floor`` tiles from every line
+    it may make (see engine.memo): no holding nor reach needs making then."""
+    return memo_of(st).surely_far(st.players.index(p), p.racks[r].key(), floor)
 
 
 def minus(counts: Sequence[int], tiles: Iterable[int]) -> list[int]:
@@ -103,11 +110,15 @@ def rack_completions(st: GameState, p: Player, r: int, counts: Sequence[int] | N
         x = st.acquired if fresh is None else fresh
         return _declared_completion(st, p, p.free() if counts is None else counts, need, x)
     if counts is None:
+        if _far(st, p, r, 1):
+            return {}
         counts, ways = p.free(), _reach(st, p, r).done()
     else:
         ways = np.flatnonzero(playable(st).way_aways(counts, rack.exposures) == 0)
-    cc = whole_card(st)
     out: Completions = {}
+    if not len(ways):
+        return out
+    cc = whole_card(st)
     for w in ways.tolist():
         for fill in cc.fillings(w, counts, rack.exposures, need):
             out.setdefault(fill, []).append(w)
@@ -192,7 +203,7 @@ def _near(st: GameState, p: Player, r: int, t: int) -> bool:
     some line at most one tile away)."""
     if p.declared is not None and r == 0:
         return declared_made_with(st, p, t)
-    return bool(len(_reach(st, p, r).near()))
+    return not _far(st, p, r, 2) and bool(len(_reach(st, p, r).near()))
 
 
 def _may_take(st: GameState, p: Player, r: int, t: int) -> bool:
@@ -200,6 +211,8 @@ def _may_take(st: GameState, p: Player, r: int, t: int) -> bool:
     away holds ``t``, or a declared hand)."""
     if p.declared is not None and r == 0:
         return True
+    if _far(st, p, r, 2):
+        return False
     near = _reach(st, p, r).near()
     return bool(len(near)) and bool(playable(st).demand[near, t].any())
 
@@ -209,6 +222,8 @@ def _takes(st: GameState, p: Player, r: int, t: int, plus: Sequence[int]) -> boo
     test, :func:`rack_completions`."""
     rack = p.racks[r]
     if not (p.declared is not None and r == 0):
+        if _far(st, p, r, 2):
+            return False
         near = _reach(st, p, r).near()
         if not len(near):
             return False

@@ -21,7 +21,7 @@ from itertools import repeat
 from operator import is_
 
 from twinrack.engine.actions import Action
-from twinrack.engine.memo import Legal, memo_of
+from twinrack.engine.memo import Legal, StateMemo, memo_of
 from twinrack.engine.options import OPTIONS, ordinary_turn
 from twinrack.engine.refusals import acting, gate, open_kinds, reason
 from twinrack.engine.state import TURN, GameState
@@ -50,9 +50,10 @@ def _list(st: GameState, seat: int) -> tuple[list[Action], tuple[str, ...]]:
     return out, tuple(verbs)
 
 
-def _known(state: GameState, seat: int) -> Legal:
-    """The seat's legal actions at this version (worked out once per version)."""
-    known = memo_of(state).legal
+def _known(state: GameState, seat: int, memo: StateMemo | None = None) -> Legal:
+    """The seat's legal actions at this version (worked out once per version); ``memo``
+    is the state's, when the caller has it already."""
+    known = (memo or memo_of(state)).legal
     hit = known.get(seat)
     if hit is None or hit.version != state.version:
         acts, verbs = _list(state, seat)
@@ -65,9 +66,10 @@ def legal_actions(state: GameState, seat: int) -> list[Action]:
     return list(_known(state, seat).actions)
 
 
-def legal_verbs(state: GameState, seat: int) -> tuple[str, ...]:
-    """The kinds of action (verbs) among :func:`legal_actions`, sorted."""
-    return _known(state, seat).verbs
+def legal_verbs(state: GameState, seat: int, memo: StateMemo | None = None) -> tuple[str, ...]:
+    """The kinds of action (verbs) among :func:`legal_actions`, sorted (``memo``: the
+    state's, when the caller has it)."""
+    return _known(state, seat, memo).verbs
 
 
 def legal_set(state: GameState, seat: int) -> frozenset[Action]:

@@ -11,6 +11,7 @@ shared, so that :func:`twinrack.engine.apply` recognises a listed action by iden
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import compress
 
 import numpy as np
 
@@ -162,9 +163,7 @@ def discard_options(st: GameState, seat: int) -> list[Action]:
     p = st.players[seat]
     if st.obligation is not None or p.free_count() == 0:
         return []
-    free = p.free()
-    table = _discards(seat)
-    return [table[t] for t in range(NUM_KINDS) if free[t]]
+    return list(compress(_discards(seat), p.free()))  # the discard of each kind held
 
 
 def expose_options(st: GameState, seat: int) -> list[Action]:
@@ -235,11 +234,9 @@ def _moves_between(seat: int, all_racks: list[Rack], racks: list[int]) -> list[A
     if len(racks) > 1:
         for a in racks:
             arranged = all_racks[a].arranged
-            kinds = [t for t in range(NUM_KINDS) if arranged[t]]
             for b in racks:
-                if b != a:
-                    table = _moves(seat, a, b)
-                    out.extend([table[t] for t in kinds])
+                if b != a:  # the move of each kind on rack a
+                    out.extend(compress(_moves(seat, a, b), arranged))
     return out
 
 
@@ -282,8 +279,7 @@ def ordinary_turn(st: GameState, seat: int) -> tuple[list[Action], list[str]]:
     if p.free_count() <= 0:  # nothing to play: no discard, exposure, exchange nor move
         return out, verbs
     free = p.free()
-    table = _discards(seat)
-    out.extend([table[t] for t in range(NUM_KINDS) if free[t]])
+    out.extend(compress(_discards(seat), free))  # the discard of each kind held
     verbs.append("discard")  # free_count > 0: some tile is held
     if not racks:
         return out, verbs

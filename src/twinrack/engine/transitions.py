@@ -32,9 +32,9 @@ from twinrack.engine.events import (
     Moved,
     Passed,
     RackDead,
-    Undeclared,
 )
 from twinrack.engine.legality import listed, why_illegal
+from twinrack.engine.memo import tiles_joined
 from twinrack.engine.state import (
     BY_CLAIM,
     BY_PICK,
@@ -52,6 +52,7 @@ from twinrack.engine.turns import (
     answer,
     begin_play,
     discard,
+    let_go,
     maybe_end_turn,
     playable_racks,
     take,
@@ -88,8 +89,7 @@ def apply(state: GameState, action: Action) -> list[Event]:
     elif isinstance(action, Withdraw):
         withdraw(st, seat, ev)
     elif isinstance(action, Undeclare):
-        st.players[seat].declared = None
-        ev.append(Undeclared(seat, "voluntary"))
+        let_go(st, seat, "voluntary", ev)
     st.events.extend(ev)
     st.version += 1
     return ev
@@ -169,6 +169,7 @@ def _exchange(st: GameState, a: Exchange, ev: list[Event]) -> None:
             break
     p.pool[a.tile] -= 1
     p.pool[JOKER] += 1
+    tiles_joined(st, a.seat)
     ev.append(Exchanged(a.seat, a.tile, a.owner, a.rack, a.index))
 
 

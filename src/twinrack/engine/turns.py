@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from twinrack.engine.actions import MAHJONGG_CLAIMS, ClaimKind
+from twinrack.engine.actions import CLAIM_KINDS, MAHJONGG_CLAIMS, ClaimKind
 from twinrack.engine.completion import declarations
 from twinrack.engine.events import (
     Claimed,
@@ -22,6 +22,7 @@ from twinrack.engine.events import (
     Undeclared,
     Withdrawn,
 )
+from twinrack.engine.memo import tiles_joined
 from twinrack.engine.state import (
     BY_CLAIM,
     BY_DEAL,
@@ -122,6 +123,10 @@ def begin_play(st: GameState, ev: list[Event]) -> None:
         _pick(st, 0, ev)
 
 
+#: what a granted claim requires first, by its kind (section 4)
+_OBLIGATION: dict[str, Obligation] = {kind: Obligation(kind) for kind in CLAIM_KINDS}
+
+
 def _begin_turn(st: GameState, seat: int, t: int, began: TurnStart,
                 claim: tuple[ClaimKind, int] | None = None) -> Player:
     """``seat``'s turn begins with tile ``t``, picked or granted on a claim of
@@ -129,6 +134,7 @@ def _begin_turn(st: GameState, seat: int, t: int, began: TurnStart,
     what must come first."""
     p = st.players[seat]
     st.acquired_rack = give(p, t)
+    tiles_joined(st, seat)
     st.phase = TURN
     st.current = seat
     st.turn_no += 1
@@ -142,7 +148,7 @@ def _begin_turn(st: GameState, seat: int, t: int, began: TurnStart,
     else:
         kind, discarder = claim
         st.claim_tile, st.claim_from, st.claim_kind = t, discarder, kind
-        st.obligation = Obligation(kind)
+        st.obligation = _OBLIGATION[kind]
         st.must_use = t if kind in MAHJONGG_CLAIMS else None
     return p
 
@@ -156,8 +162,16 @@ def _pick(st: GameState, seat: int, ev: list[Event]) -> None:
     p = _begin_turn(st, seat, t, BY_PICK)
     ev.append(Picked(seat, t))
     if p.declared is not None and p.mahjonggs and t in (FLOWER, JOKER):
-        p.declared = None
-        ev.append(Undeclared(seat, "forced"))
+        let_go(st, seat, "forced", ev)
+
+
+def let_go(st: GameState, seat: int, how: str, ev: list[Event]) -> None:
+    """The declared hand ends (``voluntary`` or ``forced``, section 7): its fixed tiles
+    join the free tiles."""
+    p = st.players[seat]
+    tiles_joined(st, seat, sum(p.racks[0].arranged))
+    p.declared = None
+    ev.append(Undeclared(seat, how))
 
 
 def _grant(st: GameState, winner: int, t: int, discarder: int, answers: dict[int, ClaimKind],

@@ -8,14 +8,13 @@ once the game is over. Bots and clients get nothing else.
 
 from __future__ import annotations
 
-from operator import attrgetter
 from typing import Any, NamedTuple
 
 from twinrack.card.exposure import Exposure
 from twinrack.engine.events import Event
 from twinrack.engine.legality import legal_verbs
 from twinrack.engine.memo import StateMemo, memo_of
-from twinrack.engine.state import BY_CLAIM, OVER, TURN, GameState, Player, Rack
+from twinrack.engine.state import BY_CLAIM, OVER, TURN, GameState, Rack
 from twinrack.tiles import CANONICAL, format_tiles
 
 
@@ -148,9 +147,6 @@ class View(NamedTuple):
         }
 
 
-_ARRANGED = attrgetter("arranged")
-
-
 def _tiles(conc: Any) -> tuple[int, ...]:
     out: list[int] = []
     for t, n in enumerate(conc):
@@ -167,41 +163,43 @@ def _rack_view(r: Rack) -> RackView:
     return RackView(tuple(r.exposures), r.dead, r.killer, mj, r.error_tiles)
 
 
-def _seat_view(memo: StateMemo, s: int, p: Player) -> SeatView:
-    """The public view of one seat: the last one again when nothing public of it changed
-    (its racks change only by an exposure, an exchange, a Mah Jongg or death)."""
-    cached: SeatView | None = memo.seats.get(s)
-    if cached is not None:
-        racks = cached.racks
-        for v, r in zip(racks, p.racks, strict=True):
-            if (v.dead != r.dead or (v.mahjongg is None) != (r.mahjongg is None)
-                    or v.exposures != tuple(r.exposures)):
-                racks = tuple(_rack_view(r) for r in p.racks)
-                break
-        if (racks is cached.racks and cached.concealed == p.concealed
-                and cached.declared == p.declared and cached.stopped == p.stopped):
-            return cached
-    else:
-        racks = tuple(_rack_view(r) for r in p.racks)
-    found = SeatView(s, p.concealed, racks, p.declared, p.stopped)
-    memo.seats[s] = found
-    return found
-
-
-def _public(st: GameState) -> tuple[SeatView, ...]:
-    memo = memo_of(st)
+def _public(st: GameState, memo: StateMemo) -> tuple[SeatView, ...]:
+    """The public seats of the view: those of the last view again while nothing anyone
+    sees changed (remembered per version), else each seat's last public view again when
+    nothing public of it changed, its rack views again when only its count of concealed
+    tiles did (racks change only by an exposure, an exchange, a Mah Jongg or death)."""
     cached = memo.public
     if cached is not None and cached[0] == st.version:
-        seats: tuple[SeatView, ...] = cached[1]
-        return seats
-    seats = tuple([_seat_view(memo, s, p) for s, p in enumerate(st.players)])
-    memo.public = (st.version, seats)
-    return seats
+        found: tuple[SeatView, ...] = cached[1]
+        return found
+    known = memo.seats
+    seats = []
+    for s, p in enumerate(st.players):
+        shown = tuple([(r.dead, r.killer, r.mahjongg, r.error_tiles, *r.exposures)
+                       for r in p.racks])
+        last: tuple[SeatView, tuple[Any, ...]] | None = known.get(s)
+        if last is not None and last[1] == shown:
+            seen = last[0]
+            if (seen.concealed == p.concealed and seen.declared == p.declared
+                    and seen.stopped == p.stopped):
+                seats.append(seen)
+                continue
+            racks = seen.racks
+        else:
+            racks = tuple([_rack_view(r) for r in p.racks])
+        # a named tuple made from its fields in order (as View below)
+        seen = tuple.__new__(SeatView, (s, p.concealed, racks, p.declared, p.stopped))
+        known[s] = (seen, shown)
+        seats.append(seen)
+    found = tuple(seats)
+    memo.public = (st.version, found)
+    return found
 
 
 def view(state: GameState, seat: int | None = None) -> View:
     """What ``seat`` may see of the game (``None``: a spectator)."""
     st = state
+    memo = memo_of(st)
     counts = free = None
     acquired = placed = fixed_rack = None
     verbs: tuple[str, ...] = ()
@@ -209,32 +207,36 @@ def view(state: GameState, seat: int | None = None) -> View:
     turn = phase == TURN
     if seat is not None:
         p = st.players[seat]
-        counts = tuple(map(tuple, map(_ARRANGED, p.racks)))
+        counts = tuple([tuple(r.arranged) for r in p.racks])
         free = tuple(p.free())
         fixed_rack = 0 if p.declared is not None else None
         if turn and st.current == seat:
             acquired = st.acquired
             placed = _placed(counts, acquired, st.acquired_rack)
-        verbs = legal_verbs(st, seat)
+        verbs = legal_verbs(st, seat, memo)
     w = st.window
     rules = st.rules
     claim = None
     if turn and st.began == BY_CLAIM and st.claim_tile is not None:
         assert st.claim_kind is not None and st.claim_from is not None
         claim = (st.current, st.claim_kind, st.claim_tile, st.claim_from)
-    return View(
-        seat=seat, variant=rules.variant, players=rules.players, racks=rules.racks,
-        revision=rules.revision, phase=phase, current=st.current,
-        to_act=tuple(st.to_act()), turn=st.turn_no, wall_left=st.wall_left, die=st.die,
-        commitment=st.commitment, seed=st.seed.hex() if phase == OVER else None,
-        discards=tuple(st.discards),
-        window=None if w is None else (w.discarder, w.tile),
-        answered=() if w is None else tuple(sorted(w.answers.items())),
-        claim=claim, waiting=st.waiting if claim is not None else (),
-        must=st.obligation if turn else None,
-        seats=_public(st), counts=counts, acquired=acquired, placed=placed, free=free,
-        fixed_rack=fixed_rack, verbs=verbs, end_reason=st.end_reason, winner=st.winner,
-        version=st.version, revealed=_revealed(st) if phase == OVER else ())
+    # The fields in View's order, made into the named tuple without a keyword call: with
+    # 30 fields, binding keywords costs about as much as the rest of the view together.
+    # (tests/engine/test_view.py compares every field with a view made by keywords.)
+    made: View = tuple.__new__(View, (
+        seat, rules.variant, rules.players, rules.racks, rules.revision,
+        phase, st.current, tuple(st.to_act()), st.turn_no, st.wall_left,
+        st.die, st.commitment, st.seed.hex() if phase == OVER else None,  # die .. seed
+        tuple(st.discards),
+        None if w is None else (w.discarder, w.tile),  # window
+        () if w is None else tuple(sorted(w.answers.items())),  # answered
+        claim, st.waiting if claim is not None else (),  # claim, waiting
+        st.obligation if turn else None,  # must
+        _public(st, memo),  # seats
+        counts, acquired, placed, free, fixed_rack, verbs,
+        st.end_reason, st.winner, st.version,
+        _revealed(st) if phase == OVER else ()))  # revealed
+    return made
 
 
 def _revealed(st: GameState) -> tuple[tuple[tuple[int, ...], ...], ...]:
