@@ -312,9 +312,19 @@ class LiveTable:
         return True
 
     async def _commit(self, action: Action, *, by: str, msg_id: str | None) -> bool:
-        """Apply and store one action, telling no one yet (see :meth:`_apply`)."""
-        nxt = self.state.copy()
-        events = apply(nxt, action)
+        """Apply and store one action, telling no one yet (see :meth:`_apply`).
+
+        The table's game object is the one the action is applied to: the engine remembers
+        per state object what it worked out (the seats' legal actions, which ``apply``
+        checks the action against, were listed for this version's messages already).
+        Until the write has succeeded, the table shows a copy of the game as it was."""
+        nxt = self.state
+        self.state = nxt.copy()
+        try:
+            events = apply(nxt, action)
+        except IllegalActionError:  # refused before anything changed
+            self.state = nxt
+            raise
         try:
             await self.store(self.id, seq=len(nxt.actions), seat=action.seat,
                              action=str(action), events=[str(e) for e in events],
@@ -520,7 +530,10 @@ class LiveTable:
     def result(self) -> dict[str, Any]:
         return _result(self.state)
 
-    def state_message(self, conn: Connection) -> dict[str, Any]:
+    def state_message(self, conn: Connection,
+                      players: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Everything ``conn``'s viewer may know now, with the log lines it has not been
+        sent yet (``players``: :meth:`players`, when the caller made it already)."""
         st = self.state
         seat = conn.seat
         v = view(st, seat)
@@ -534,7 +547,8 @@ class LiveTable:
         return {"type": "state", "protocol": wire.PROTOCOL, "version": st.version,
                 "seat": seat, "view": v.to_dict(), "legal": self._legal(seat),
                 "log": wire.log_lines(st, seat, names, start), "log_start": start,
-                "players": self.players(), "deadline_ms": deadline_ms,
+                "players": self.players() if players is None else players,
+                "deadline_ms": deadline_ms,
                 "hints": self._hints(conn, v), "paused": self.paused,
                 "score": wire.score_object(self.result(), seat, names, st.rules.racks)
                 if st.over else None,
@@ -650,8 +664,20 @@ class LiveTable:
         conn.send(self.state_message(conn))
 
     def _broadcast(self) -> None:
+        """Every connection's state. A message is built and encoded once for all the
+        connections that get the same one: a seat's tabs, the spectators (the same seat,
+        the same log lines not yet sent, the same hints setting)."""
+        players = self.players()
+        made: dict[tuple[int | None, int, bool], tuple[dict[str, Any], str]] = {}
         for conn in list(self.conns):
-            self._send_state(conn)
+            key = (conn.seat, conn.log_sent, conn.hints)
+            got = made.get(key)
+            if got is None:
+                msg = self.state_message(conn, players)
+                got = made[key] = (msg, wire.encode(msg))
+            else:
+                conn.log_sent = len(self.state.events)
+            conn.send(*got)
 
     def _broadcast_players(self) -> None:
         msg = {"type": "players", "players": self.players()}
