@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import Table as SATable
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from twinrack.card import Card, parse_card
@@ -30,6 +30,7 @@ from twinrack.server.reviews import Reviews
 from twinrack.server.seats import LiveSeat
 from twinrack.server.table import LiveTable
 from twinrack.server.workers import Workers
+from twinrack.server.writer import ActionWriter
 
 if TYPE_CHECKING:
     from twinrack.server.cluster.node import Node
@@ -110,6 +111,7 @@ class Hub:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.db = Database(settings.database_url, settings.db_busy_ms)
+        self.action_writer = ActionWriter(self.db)
         self.workers = Workers(settings.workers, settings.job_seconds)
         self.tables: OrderedDict[str, LiveTable] = OrderedDict()
         self.cards: OrderedDict[str, Card] = OrderedDict()
@@ -169,6 +171,7 @@ class Hub:
             await table.stop()
         self.tables.clear()
         self.workers.stop()
+        await self.db.run(self.action_writer.close)
         self.db.close()
 
     def _unfinished_ids(self) -> list[str]:
@@ -362,24 +365,8 @@ class Hub:
             _settle([one], StoreFailed("clash", "that action clashes with a stored one"))
 
     def _store_batch(self, rows: list[dict[str, Any]]) -> None:
-        """One transaction for a batch of actions (SQLAlchemy Core: no ORM bookkeeping)."""
-        actions = cast(SATable, ActionRow.__table__)
-        games = cast(SATable, GameRow.__table__)
-        last: dict[str, dict[str, Any]] = {}
-        for r in rows:
-            last[r["game_id"]] = r
-        with self.db.core() as conn:
-            conn.execute(insert(actions), [
-                {"game_id": r["game_id"], "seq": r["seq"], "seat": r["seat"],
-                 "action": r["action"], "events": r["events"], "msg_id": r["msg_id"],
-                 "by": r["by"], "epoch": r["epoch"]} for r in rows])
-            conn.execute(update(games).where(games.c.id == bindparam("gid"))
-                         .values(version=bindparam("v")),
-                         [{"gid": g, "v": r["version"]} for g, r in last.items()])
-            for g, r in last.items():
-                if r["over"]:
-                    conn.execute(update(games).where(games.c.id == g)
-                                 .values(status="finished", result=r["result"]))
+        """One transaction for a batch of actions (server/writer.py)."""
+        self.action_writer.write(rows)
 
     async def stored_after(self, game_id: str, seq: int) -> list[dict[str, Any]]:
         """The actions of a game stored after ``seq``, in order: a paused table asks this
