@@ -79,7 +79,8 @@ def main() -> None:
           f"({where}). Stop with Ctrl-C.", flush=True)
     app = create_app(settings)
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
-                            ws_ping_interval=20, ws_ping_timeout=20)
+                            ws_ping_interval=20, ws_ping_timeout=20,
+                            ws_per_message_deflate=settings.ws_compression)
     DrainingServer(config, app.state.hub).run()
 
 
