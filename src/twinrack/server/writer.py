@@ -22,6 +22,7 @@ from sqlalchemy import Table as SATable
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.sql.compiler import SQLCompiler
 
+from twinrack.engine import Action, GameState, score
 from twinrack.server.db import Database
 from twinrack.server.models import ActionRow, GameRow
 
@@ -107,3 +108,23 @@ class ActionWriter:
         if self.conn is not None:
             self.conn.close()
             self.conn = None
+
+
+def row_of(state: GameState, action: Action, events: list[Any], by: str,
+           msg_id: str | None) -> dict[str, Any]:
+    """What is stored of an action just applied to ``state`` (see Hub.store): its
+    sequence number, seat, text form and events, and the game's version after it."""
+    return {"seq": len(state.actions), "seat": action.seat, "action": str(action),
+            "events": [str(e) for e in events], "msg_id": msg_id, "by": by,
+            "version": state.version, "over": state.over,
+            "result": result_of(state) if state.over else None}
+
+
+def result_of(state: GameState) -> dict[str, Any]:
+    """A finished game's result as stored (and sent, see wire.score_object): the totals,
+    the score's lines, the end reason and the winner."""
+    sc = score(state)
+    return {"totals": list(sc.totals),
+            "lines": [{"seat": x.seat, "points": x.points, "reason": x.reason}
+                      for x in sc.lines],
+            "end_reason": state.end_reason, "winner": state.winner}
