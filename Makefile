@@ -26,6 +26,7 @@ test: $(STAMP) lint typecheck
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_card.py
 	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_table.py --tables 20 --seconds 10 --breakdown
 	$(BIN)/python benchmarks/bench_server.py --tables 200 --seconds 30
 
 # a local cluster (PostgreSQL, Redis, three workers, nginx on 127.0.0.1:8080) in .cluster/

@@ -8,6 +8,7 @@ the rate limits); routes get them through :mod:`twinrack.server.deps`.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 from collections.abc import AsyncIterator
@@ -36,13 +37,17 @@ from twinrack.server.hub import Hub
 WEB = Path(__file__).resolve().parent.parent / "web"
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
+def create_app(settings: Settings | None = None, *, service: bool = False) -> FastAPI:
+    """The application (``service``: it is the whole process, as ``twinrack serve`` runs
+    it, and may tune the process's garbage collector, see :func:`tune_gc`)."""
     settings = settings or Settings.from_env()
     hub = Hub(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        if service:
+            tune_gc()
         yield
         await hub.stop()
 
@@ -61,6 +66,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+#: objects allocated (net) between two collections of the youngest generation (Python's
+#: default: 700)
+GC_YOUNG = 10_000
+
+
+def tune_gc() -> None:
+    """Once the service has started: what it made so far (modules, routes, the compiled
+    cards, the games it resumed) is moved out of the collector's sight for good
+    (``gc.freeze``), and the youngest generation is collected after 10,000 allocations
+    instead of 700. Every action allocates thousands of short-lived objects (views, legal
+    actions, messages) that reference counting frees anyway; collecting them and walking
+    what lives long took about a sixth of the CPU of an action (about 0.25 ms in an
+    in-process loop of 20 tables, 0.06 ms after)."""
+    gc.freeze()
+    _, middle, old = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG, middle, old)
+
+
 #: seconds a worker sent SIGTERM has to hand its tables over before it stops anyway (a
 #: systemd unit's TimeoutStopSec must be longer: docs/deploy.md)
 DRAIN_SECONDS = 15.0
@@ -77,9 +100,10 @@ def main() -> None:
              else f"database: {settings.database_url}")
     print(f"TwinRack is running: open http://{settings.host}:{settings.port}/ in a browser "
           f"({where}). Stop with Ctrl-C.", flush=True)
-    app = create_app(settings)
+    app = create_app(settings, service=True)
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level="warning",
-                            ws_ping_interval=20, ws_ping_timeout=20)
+                            ws_ping_interval=20, ws_ping_timeout=20,
+                            ws_per_message_deflate=settings.ws_compression)
     DrainingServer(config, app.state.hub).run()
 
 

@@ -4,12 +4,12 @@ the limits of a WebSocket message, and the security headers of every answer
 
 from __future__ import annotations
 
-import json
 import time
 from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
+import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 #: the longest WebSocket message a browser may send (an action is a few dozen characters)
@@ -42,7 +42,7 @@ def read_message(frame: Mapping[str, Any]) -> dict[str, Any]:
         raise BadMessage("message_too_large", f"a message may have at most "
                                               f"{MAX_MESSAGE_CHARS:,} characters")
     try:
-        msg = json.loads(text)
+        msg = orjson.loads(text)  # a tenth of json.loads's time; ValueError if not JSON
     except (ValueError, RecursionError):
         raise BadMessage("bad_message", "messages are JSON objects") from None
     if not isinstance(msg, dict):

@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import Table as SATable
-from sqlalchemy import bindparam, insert, select, update
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
 from twinrack.card import Card, parse_card
@@ -30,6 +30,7 @@ from twinrack.server.reviews import Reviews
 from twinrack.server.seats import LiveSeat
 from twinrack.server.table import LiveTable
 from twinrack.server.workers import Workers
+from twinrack.server.writer import ActionWriter
 
 if TYPE_CHECKING:
     from twinrack.server.cluster.node import Node
@@ -88,8 +89,11 @@ class StoredGame:
     rematch: str | None = None
 
 
-def _settle(batch: list[tuple[dict[str, Any], asyncio.Future[None]]],
-            err: BaseException | None) -> None:
+#: one table's write waiting for the next transaction: its rows, and who waits for it
+Pending = tuple[list[dict[str, Any]], asyncio.Future[None]]
+
+
+def _settle(batch: list[Pending], err: BaseException | None) -> None:
     for _, fut in batch:
         if not fut.done():
             if err is None:
@@ -110,13 +114,14 @@ class Hub:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.db = Database(settings.database_url, settings.db_busy_ms)
+        self.action_writer = ActionWriter(self.db)
         self.workers = Workers(settings.workers, settings.job_seconds)
         self.tables: OrderedDict[str, LiveTable] = OrderedDict()
         self.cards: OrderedDict[str, Card] = OrderedDict()
         self.replays: OrderedDict[str, dict[str, Any]] = OrderedDict()
         self.reviews = Reviews(self.workers, settings)
         self.lock = asyncio.Lock()
-        self.pending: list[tuple[dict[str, Any], asyncio.Future[None]]] = []
+        self.pending: list[Pending] = []
         self.checkpointer: asyncio.Task[None] | None = None
         self.writer: asyncio.Task[None] | None = None
         #: the lease epoch of each game run here: every action it stores carries it
@@ -169,6 +174,7 @@ class Hub:
             await table.stop()
         self.tables.clear()
         self.workers.stop()
+        await self.db.run(self.action_writer.close)
         self.db.close()
 
     def _unfinished_ids(self) -> list[str]:
@@ -307,19 +313,17 @@ class Hub:
 
     # ------------------------------------------------------------------ storing
 
-    async def store(self, game_id: str, *, seq: int, seat: int, action: str, events: list[str],
-                    msg_id: str | None, by: str, version: int, over: bool,
-                    result: dict[str, Any] | None) -> None:
-        """Commit one applied action (and its events) before anyone is told of it.
+    async def store(self, game_id: str, rows: list[dict[str, Any]]) -> None:
+        """Commit applied actions (an action and the passes made at once after it: their
+        ``seq``, ``seat``, ``action``, ``events``, ``msg_id``, ``by``, ``version``,
+        ``over`` and ``result``) before anyone is told of them; all of them or none.
 
         Writes from all tables are committed together (group commit): whatever arrives
         while one transaction is being written goes into the next one, so many tables
         share one commit and none waits for more than about two."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.pending.append((dict(game_id=game_id, seq=seq, seat=seat, action=action,
-                                  events=events, msg_id=msg_id, by=by, version=version,
-                                  over=over, result=result,
-                                  epoch=self.epochs.get(game_id, 0)), done))
+        epoch = self.epochs.get(game_id, 0)
+        self.pending.append(([{**r, "game_id": game_id, "epoch": epoch} for r in rows], done))
         if self.writer is None or self.writer.done():
             self.writer = asyncio.create_task(self._write_pending())
         await done
@@ -328,14 +332,14 @@ class Hub:
         while self.pending:
             batch, self.pending = self.pending[:500], self.pending[500:]
             try:
-                await self.db.run(self._store_batch, [row for row, _ in batch])
+                await self.db.run(self._store_batch, [r for rows, _ in batch for r in rows])
             except IntegrityError as err:
                 if len(batch) == 1:
                     self._refused(batch[0], err)
-                else:  # one clashing row must not fail the other tables' writes
+                else:  # one clashing write must not fail the other tables' writes
                     for one in batch:
                         try:
-                            await self.db.run(self._store_batch, [one[0]])
+                            await self.db.run(self._store_batch, one[0])
                         except IntegrityError as err:
                             self._refused(one, err)
                         except Exception as err:
@@ -348,13 +352,12 @@ class Hub:
                 continue
             _settle(batch, None)
 
-    def _refused(self, one: tuple[dict[str, Any], asyncio.Future[None]],
-                 err: IntegrityError) -> None:
-        """A row the database refused: a clash with a stored action, or (in a cluster) a
+    def _refused(self, one: Pending, err: IntegrityError) -> None:
+        """A write the database refused: a clash with a stored action, or (in a cluster) a
         stale epoch: another worker owns the game now, and this one lets it go."""
-        game_id = one[0]["game_id"]
+        game_id = one[0][0]["game_id"]
         if _fenced(err):
-            log.warning("game %s: the database refused epoch %s", game_id, one[0]["epoch"])
+            log.warning("game %s: the database refused epoch %s", game_id, one[0][0]["epoch"])
             if self.node is not None:
                 self.node.fenced(game_id)
             _settle([one], StoreFailed("stale_epoch", "another server runs this table now"))
@@ -362,24 +365,8 @@ class Hub:
             _settle([one], StoreFailed("clash", "that action clashes with a stored one"))
 
     def _store_batch(self, rows: list[dict[str, Any]]) -> None:
-        """One transaction for a batch of actions (SQLAlchemy Core: no ORM bookkeeping)."""
-        actions = cast(SATable, ActionRow.__table__)
-        games = cast(SATable, GameRow.__table__)
-        last: dict[str, dict[str, Any]] = {}
-        for r in rows:
-            last[r["game_id"]] = r
-        with self.db.core() as conn:
-            conn.execute(insert(actions), [
-                {"game_id": r["game_id"], "seq": r["seq"], "seat": r["seat"],
-                 "action": r["action"], "events": r["events"], "msg_id": r["msg_id"],
-                 "by": r["by"], "epoch": r["epoch"]} for r in rows])
-            conn.execute(update(games).where(games.c.id == bindparam("gid"))
-                         .values(version=bindparam("v")),
-                         [{"gid": g, "v": r["version"]} for g, r in last.items()])
-            for g, r in last.items():
-                if r["over"]:
-                    conn.execute(update(games).where(games.c.id == g)
-                                 .values(status="finished", result=r["result"]))
+        """One transaction for a batch of actions (server/writer.py)."""
+        self.action_writer.write(rows)
 
     async def stored_after(self, game_id: str, seq: int) -> list[dict[str, Any]]:
         """The actions of a game stored after ``seq``, in order: a paused table asks this

@@ -42,6 +42,9 @@ class GameRow(Base):
     seed: Mapped[str] = mapped_column(String(128))
     commitment: Mapped[str] = mapped_column(String(64))
     call_seconds: Mapped[float] = mapped_column(default=10.0)
+    #: the game's version when it was created and when it ended; in between its actions
+    #: say it (rewriting this row, card and all, at every action cost more than the
+    #: action's own row). Kept for the workers of an older release during an upgrade.
     version: Mapped[int] = mapped_column(Integer, default=0)
     result: Mapped[dict[str, object] | None] = mapped_column(JSON, nullable=True)
     #: the game its seats went on to play once this one ended (the first to ask made it;
@@ -81,7 +84,8 @@ class ActionRow(Base):
     __table_args__ = (UniqueConstraint("game_id", "seq"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    #: found through the unique index on (game_id, seq) (migration 0007)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     seq: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[str] = mapped_column(String(200))

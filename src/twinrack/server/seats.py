@@ -50,10 +50,13 @@ class Connection:
             except Exception:  # the socket is gone; the reader side cleans up
                 return
 
-    def send(self, msg: dict[str, Any] | None) -> None:
-        """Queue a message, encoded at once: queued text holds no objects for the
-        garbage collector to walk, however slow the browser."""
-        self.outbox.put_nowait(None if msg is None else wire.encode(msg))
+    def send(self, msg: dict[str, Any] | None, text: str | None = None) -> None:
+        """Queue a message, encoded at once (``text``: already encoded, for a message
+        several connections get): queued text holds no objects for the garbage collector
+        to walk, however slow the browser."""
+        if msg is not None and text is None:
+            text = wire.encode(msg)
+        self.outbox.put_nowait(text)
 
 
 @dataclass

@@ -34,13 +34,13 @@ from twinrack.engine import (
     apply,
     legal_actions,
     parse_action,
-    score,
     view,
 )
 from twinrack.errors import IllegalActionError, TwinRackError
 from twinrack.server import jobs, wire
 from twinrack.server.seats import Connection, LiveSeat, TableCommand
 from twinrack.server.workers import Workers
+from twinrack.server.writer import result_of, row_of
 
 log = logging.getLogger("twinrack.table")
 
@@ -300,43 +300,55 @@ class LiveTable:
                    "version": self.state.version if done is None else done})
 
     async def _apply(self, action: Action, *, by: str, msg_id: str | None) -> bool:
-        """Apply ``action`` to a copy of the game, store it, and only then make the copy
-        the table's game; then pass for the seats that may only pass, and tell everyone.
-        False (and the table pauses) when storing failed; an action the rules refuse
-        raises :class:`IllegalActionError` and changes nothing."""
+        """Apply ``action`` and the passes it makes owed at once, store them, and only then
+        make them the table's game; then tell everyone. False (and the table pauses) when
+        storing failed; an action the rules refuse raises :class:`IllegalActionError` and
+        changes nothing."""
         if not await self._commit(action, by=by, msg_id=msg_id):
             return False
-        await self._auto_pass()
         await self._prepare_legal()
         self._announce()
         return True
 
     async def _commit(self, action: Action, *, by: str, msg_id: str | None) -> bool:
-        """Apply and store one action, telling no one yet (see :meth:`_apply`)."""
-        nxt = self.state.copy()
-        events = apply(nxt, action)
+        """Apply one action, then pass for the seats that may only pass (see
+        :meth:`_silent`), and store them in one write, telling no one yet.
+
+        The table's game object is the one the actions are applied to: the engine
+        remembers per state object what it worked out (the seats' legal actions, which
+        ``apply`` checks an action against, were listed for this version's messages
+        already). Until the write has succeeded, the table shows a copy of the game as it
+        was; if it fails, that copy stays the table's game."""
+        nxt = self.state
+        self.state = nxt.copy()
         try:
-            await self.store(self.id, seq=len(nxt.actions), seat=action.seat,
-                             action=str(action), events=[str(e) for e in events],
-                             msg_id=msg_id, by=by, version=nxt.version, over=nxt.over,
-                             result=_result(nxt) if nxt.over else None)
+            rows = [row_of(nxt, action, apply(nxt, action), by, msg_id)]
+        except IllegalActionError:  # refused before anything changed
+            self.state = nxt
+            raise
+        version = nxt.version  # what the sender is acknowledged with
+        while silent := self._silent(nxt):
+            passed = Pass(silent[0])
+            rows.append(row_of(nxt, passed, apply(nxt, passed), "auto", None))
+        try:
+            await self.store(self.id, rows)
         except Exception as err:
             log.warning("table %s: storing action %d failed (%r): pausing", self.id,
-                        len(nxt.actions), err)
+                        rows[0]["seq"], err)
             self._pause()
             return False
-        self._take(nxt, (action.seat, msg_id) if msg_id else None)
+        self._take(nxt, (action.seat, msg_id) if msg_id else None, version)
         return True
 
-    def _take(self, nxt: GameState, key: tuple[int, str] | None) -> None:
+    def _take(self, nxt: GameState, key: tuple[int, str] | None, version: int) -> None:
         self.state = nxt
         self.last_used = time.monotonic()
         if key is not None:
-            self.msg_ids[key] = nxt.version
+            self.msg_ids[key] = version
         self.deadline = None
 
-    def _adopt(self, nxt: GameState, key: tuple[int, str] | None) -> None:
-        self._take(nxt, key)
+    def _adopt(self, nxt: GameState) -> None:
+        self._take(nxt, None, nxt.version)
         self._announce()
 
     def _announce(self) -> None:
@@ -345,10 +357,11 @@ class LiveTable:
 
     # ------------------------------------------------------------------ auto-pass
 
-    def _silent(self) -> list[int]:
+    def _silent(self, st: GameState | None = None) -> list[int]:
         """The people to act whose only legal action is to pass (on a discard, or on
-        declaring right after the deal), unless they asked always to be asked."""
-        st = self.state
+        declaring right after the deal), unless they asked always to be asked (in ``st``:
+        the table's game unless told)."""
+        st = self.state if st is None else st
         if st.phase not in ("window", "declare"):
             return []
         out = []
@@ -364,12 +377,9 @@ class LiveTable:
     async def _auto_pass(self) -> None:
         """Pass at once for every seat of :meth:`_silent`: no click, no wait for the call
         timer (a claim window closes as soon as every seat has passed or cannot claim)."""
-        while not self.paused and not self.closed:
-            silent = self._silent()
-            if not silent:
-                return
-            if not await self._commit(Pass(silent[0]), by="auto", msg_id=None):
-                return
+        silent = self._silent()
+        if silent and not self.paused and not self.closed:
+            await self._commit(Pass(silent[0]), by="auto", msg_id=None)
 
     # ------------------------------------------------------------------ storage trouble
 
@@ -408,7 +418,7 @@ class LiveTable:
         self.paused = False
         self.recovery = None
         log.info("table %s: database back, %d stored action(s) taken in", self.id, len(rows))
-        self._adopt(nxt, None)
+        self._adopt(nxt)
 
     # ------------------------------------------------------------------ bots and timers
 
@@ -518,9 +528,12 @@ class LiveTable:
         return int(left * 1000) if left > 0 else None
 
     def result(self) -> dict[str, Any]:
-        return _result(self.state)
+        return result_of(self.state)
 
-    def state_message(self, conn: Connection) -> dict[str, Any]:
+    def state_message(self, conn: Connection,
+                      players: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Everything ``conn``'s viewer may know now, with the log lines it has not been
+        sent yet (``players``: :meth:`players`, when the caller made it already)."""
         st = self.state
         seat = conn.seat
         v = view(st, seat)
@@ -534,7 +547,8 @@ class LiveTable:
         return {"type": "state", "protocol": wire.PROTOCOL, "version": st.version,
                 "seat": seat, "view": v.to_dict(), "legal": self._legal(seat),
                 "log": wire.log_lines(st, seat, names, start), "log_start": start,
-                "players": self.players(), "deadline_ms": deadline_ms,
+                "players": self.players() if players is None else players,
+                "deadline_ms": deadline_ms,
                 "hints": self._hints(conn, v), "paused": self.paused,
                 "score": wire.score_object(self.result(), seat, names, st.rules.racks)
                 if st.over else None,
@@ -650,8 +664,20 @@ class LiveTable:
         conn.send(self.state_message(conn))
 
     def _broadcast(self) -> None:
+        """Every connection's state. A message is built and encoded once for all the
+        connections that get the same one: a seat's tabs, the spectators (the same seat,
+        the same log lines not yet sent, the same hints setting)."""
+        players = self.players()
+        made: dict[tuple[int | None, int, bool], tuple[dict[str, Any], str]] = {}
         for conn in list(self.conns):
-            self._send_state(conn)
+            key = (conn.seat, conn.log_sent, conn.hints)
+            got = made.get(key)
+            if got is None:
+                msg = self.state_message(conn, players)
+                got = made[key] = (msg, wire.encode(msg))
+            else:
+                conn.log_sent = len(self.state.events)
+            conn.send(*got)
 
     def _broadcast_players(self) -> None:
         msg = {"type": "players", "players": self.players()}
@@ -661,11 +687,3 @@ class LiveTable:
     async def set_hints(self, conn: Connection, on: bool) -> None:
         conn.hints = on
         self._send_state(conn)
-
-
-def _result(state: GameState) -> dict[str, Any]:
-    sc = score(state)
-    return {"totals": list(sc.totals),
-            "lines": [{"seat": x.seat, "points": x.points, "reason": x.reason}
-                      for x in sc.lines],
-            "end_reason": state.end_reason, "winner": state.winner}

