@@ -57,9 +57,9 @@ CHECKED = {
     ("random", "siamese"): (74, 73), ("random", "royale"): (134, 134),
     ("random", "imperial"): (130, 108), ("greedy", "siamese"): (56, 56),
     ("greedy", "royale"): (134, 134), ("greedy", "imperial"): (60, 50),
-    ("expert", "siamese"): (42, 42), ("expert", "royale"): (134, 134),
-    ("expert", "imperial"): (76, 72), ("master", "siamese"): (47, 47),
-    ("master", "royale"): (117, 117), ("master", "imperial"): (85, 71)}
+    ("expert", "siamese"): (42, 42), ("expert", "royale"): (106, 106),
+    ("expert", "imperial"): (52, 43), ("master", "siamese"): (47, 47),
+    ("master", "royale"): (104, 104), ("master", "imperial"): (72, 66)}
 
 
 @pytest.mark.parametrize(("variant", "players"), [("siamese", 2), ("royale", 3),

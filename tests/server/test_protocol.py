@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
@@ -271,7 +272,8 @@ def test_every_message_is_exactly_the_engine_view_of_that_seat(
     assert hinted
     for m in hinted:  # computed in the worker pool from that seat's own view and actions
         mine = [a for a, _ in legal[m["version"]]]
-        assert m["hints"] == hints(seat_views[m["version"]], card, legal=mine).to_dict()
+        assert m["hints"] == hints(seat_views[m["version"]], card, legal=mine,
+                                   budget_ms=math.inf).to_dict()
 
 
 STATE_FIELDS = {"type", "protocol", "version", "seat", "view", "legal", "log", "log_start",

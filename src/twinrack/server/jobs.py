@@ -10,6 +10,7 @@ their sha256), so a card is parsed once per worker, not once per job.
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 import re
 import tomllib
@@ -103,7 +104,10 @@ def hints_for(source: str, name: str, seat_view: View,
               legal: Sequence[Action] = ()) -> dict[str, Any]:
     from twinrack.bots.hints import hints
 
-    out: dict[str, Any] = hints(seat_view, card_of(source, name), legal=legal).to_dict()
+    # no time budget: the expert's sampled futures always run, so that the same view gets
+    # the same hint however loaded the machine (the pool's time limit bounds the job)
+    out: dict[str, Any] = hints(seat_view, card_of(source, name), legal=legal,
+                                budget_ms=math.inf).to_dict()
     return out
 
 
