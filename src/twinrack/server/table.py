@@ -38,6 +38,7 @@ from twinrack.engine import (
 )
 from twinrack.errors import IllegalActionError, TwinRackError
 from twinrack.server import jobs, wire
+from twinrack.server.encoding import Encoder, legal_json, objects_json
 from twinrack.server.seats import Connection, LiveSeat, TableCommand
 from twinrack.server.workers import Workers
 from twinrack.server.writer import result_of, row_of
@@ -89,8 +90,11 @@ class LiveTable:
         self.thinking: set[tuple[int, int]] = set()  # (seat, version) with a bot job out
         self.hint_cache: dict[tuple[int, int], dict[str, Any] | None] = {}
         self.hint_jobs: set[tuple[int, int]] = set()
-        #: seat -> (version, its legal actions as protocol objects): built once a version
-        self.legal_sent: dict[int, tuple[int, list[dict[str, Any]]]] = {}
+        #: seat -> (version, its legal actions as protocol objects, encoded): built once a
+        #: version
+        self.legal_sent: dict[int, tuple[int, Any]] = {}
+        #: the pieces of state messages encoded once (server/encoding.py)
+        self.encoder = Encoder()
         self.helpers: set[asyncio.Task[Any]] = set()
         self.last_used = time.monotonic()
         #: the game a finished table went on to (its id and its seats' tokens), made by
@@ -545,7 +549,7 @@ class LiveTable:
         if self.deadline is not None and self.deadline[0] == st.version:
             deadline_ms = max(0, int((self.deadline[1] - time.monotonic()) * 1000))
         return {"type": "state", "protocol": wire.PROTOCOL, "version": st.version,
-                "seat": seat, "view": v.to_dict(), "legal": self._legal(seat),
+                "seat": seat, "view": self.encoder.view(v), "legal": self._legal(seat),
                 "log": wire.log_lines(st, seat, names, start), "log_start": start,
                 "players": self.players() if players is None else players,
                 "deadline_ms": deadline_ms,
@@ -610,17 +614,17 @@ class LiveTable:
             made = {seat: wire.legal_objects(st, seat, advice=False) for seat in seats}
         if self.state.version == st.version:
             for seat, objects in made.items():
-                self.legal_sent[seat] = (st.version, objects)
+                self.legal_sent[seat] = (st.version, objects_json(objects))
 
-    def _legal(self, seat: int | None) -> list[dict[str, Any]]:
-        """The seat's legal actions as protocol objects, built once per version (every
+    def _legal(self, seat: int | None) -> Any:
+        """The seat's legal actions as protocol objects, encoded once per version (every
         connection of the seat shares them); none while the table is paused."""
         st = self.state
         if seat is None or self.paused:
             return []
         sent = self.legal_sent.get(seat)
         if sent is None or sent[0] != st.version:
-            sent = self.legal_sent[seat] = (st.version, wire.legal_objects(st, seat))
+            sent = self.legal_sent[seat] = (st.version, legal_json(st, seat))
         return sent[1]
 
     def _hints(self, conn: Connection, v: Any) -> dict[str, Any] | None:
