@@ -61,6 +61,15 @@ def _known(state: GameState, seat: int, memo: StateMemo | None = None) -> Legal:
     return hit
 
 
+def carry_legal(state: GameState, copy: GameState, seat: int) -> None:
+    """``copy`` was just made of ``state`` (the same facts, the same version): the legal
+    actions of ``seat`` worked out for ``state`` are the copy's too, and are not worked
+    out again for it (a copy's memo starts empty)."""
+    hit = memo_of(state).legal.get(seat)
+    if hit is not None and hit.version == state.version == copy.version:
+        memo_of(copy).legal[seat] = hit
+
+
 def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (empty when it has nothing to do)."""
     return list(_known(state, seat).actions)
