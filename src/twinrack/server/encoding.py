@@ -17,6 +17,7 @@ variant), and :func:`legal_json` exactly as :func:`twinrack.server.wire.legal_ob
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import compress
 from typing import Any
 
 import orjson
@@ -44,17 +45,18 @@ _KEPT: dict[int, Action] = {}
 _PLAIN = (Discard, Move, Pass)
 
 
+#: per tile kind, its notation repeated 0, 1, 2... times (more than any tile set holds)
+_RUNS = [[" ".join([name] * n) for n in range(40)] for name in CANONICAL]
+
+
 def notation(counts: tuple[int, ...]) -> str:
     """The tiles of a count vector in notation, as ``View.to_dict`` writes a hand."""
     found = _NOTATION.get(counts)
     if found is None:
         if len(_NOTATION) >= CACHE_SIZE:
             _NOTATION.clear()
-        out: list[int] = []
-        for t, n in enumerate(counts):
-            if n:
-                out += [t] * n
-        found = _NOTATION[counts] = format_tiles(out)
+        found = _NOTATION[counts] = " ".join(compress(map(list.__getitem__, _RUNS, counts),
+                                                      counts))
     return found
 
 
