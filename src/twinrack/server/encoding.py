@@ -81,8 +81,9 @@ class Encoder:
         #: per seat: its last public view and its JSON; its last racks and their JSON
         self._seat: dict[int, tuple[SeatView, bytes]] = {}
         self._racks: dict[int, tuple[tuple[RackView, ...], bytes]] = {}
-        #: the last discards encoded and their JSON
-        self._discards: tuple[tuple[tuple[int, int], ...], Fragment] | None = None
+        #: the last discards encoded, each one's JSON, and the list's
+        self._discards: tuple[tuple[tuple[int, int], ...], list[bytes], Fragment] = (
+            (), [], Fragment(b"[]"))
 
     def view(self, v: View) -> dict[str, Any]:
         """``v.to_dict()``, its seats and discards as encoded fragments."""
@@ -113,11 +114,20 @@ class Encoder:
         }
 
     def discards(self, discards: tuple[tuple[int, int], ...]) -> Fragment:
-        last = self._discards
-        if last is not None and last[0] == discards:
-            return last[1]
-        made = Fragment(_array([_discarded(d) for d in discards]))
-        self._discards = (discards, made)
+        """The discards' JSON: the last one again while they are the same, else the last
+        ones' with the new discards added (or the claimed one taken off)."""
+        last, parts, made = self._discards
+        if last == discards:
+            return made
+        n = len(last)
+        if len(discards) > n and discards[:n] == last:
+            parts = parts + [_discarded(d) for d in discards[n:]]
+        elif len(discards) < n and last[:len(discards)] == discards:
+            parts = parts[:len(discards)]
+        else:
+            parts = [_discarded(d) for d in discards]
+        made = Fragment(_array(parts))
+        self._discards = (discards, parts, made)
         return made
 
     def seats(self, seats: tuple[SeatView, ...]) -> Fragment:
