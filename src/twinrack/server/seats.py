@@ -6,12 +6,14 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from fastapi import WebSocket
 
 from twinrack.engine import Action
 from twinrack.server import wire
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -31,18 +33,18 @@ class LiveSeat:
         return self.kind != "human"
 
 
-class Outbox:
-    """A connection's messages waiting for its socket, in order: what asyncio.Queue does
-    for one consumer without its bookkeeping (a message is queued on every state change,
-    so its cost counts)."""
+class Mailbox(Generic[T]):
+    """Items waiting for one consumer, in order (a connection's messages for its socket, a
+    table's commands): what asyncio.Queue does for a single consumer, without its
+    bookkeeping (items come and go at every action, so their cost counts)."""
 
     __slots__ = ("_items", "_waiter")
 
     def __init__(self) -> None:
-        self._items: deque[str | None] = deque()
+        self._items: deque[T] = deque()
         self._waiter: asyncio.Future[None] | None = None
 
-    def put_nowait(self, item: str | None) -> None:
+    def put_nowait(self, item: T) -> None:
         self._items.append(item)
         waiter = self._waiter
         if waiter is not None:
@@ -50,7 +52,7 @@ class Outbox:
             if not waiter.done():
                 waiter.set_result(None)
 
-    async def get(self) -> str | None:
+    async def get(self) -> T:
         while not self._items:
             waiter = self._waiter = asyncio.get_running_loop().create_future()
             try:
@@ -73,7 +75,7 @@ class Connection:
     seat: int | None
     hints: bool = False  # the browser turns hints on with {"type": "hints", "on": true}
     log_sent: int = 0
-    outbox: Outbox = field(default_factory=Outbox)
+    outbox: Mailbox[str | None] = field(default_factory=Mailbox)
     writer: asyncio.Task[None] | None = None
 
     async def pump(self) -> None:

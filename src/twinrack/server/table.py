@@ -39,7 +39,7 @@ from twinrack.engine import (
 from twinrack.errors import IllegalActionError, TwinRackError
 from twinrack.server import jobs, wire
 from twinrack.server.encoding import Encoder, legal_json, objects_json
-from twinrack.server.seats import Connection, LiveSeat, TableCommand
+from twinrack.server.seats import Connection, LiveSeat, Mailbox, TableCommand
 from twinrack.server.workers import Workers
 from twinrack.server.writer import result_of, row_of
 
@@ -79,7 +79,7 @@ class LiveTable:
         self.bot_delay = bot_delay if any(not s.is_bot for s in seats) else 0.0
         self.msg_ids: dict[tuple[int, str], int] = dict(msg_ids or {})
         self.conns: set[Connection] = set()
-        self.queue: asyncio.Queue[TableCommand] = asyncio.Queue()
+        self.queue: Mailbox[TableCommand] = Mailbox()
         self.task: asyncio.Task[None] | None = None
         self.rngs = {s.seat: random.Random(f"{game_id}:{s.seat}") for s in seats}
         self.deadline: tuple[int, float] | None = None  # (version, monotonic deadline)
