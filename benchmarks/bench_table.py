@@ -20,7 +20,6 @@ import argparse
 import asyncio
 import cProfile
 import functools
-import importlib
 import json
 import random
 import sys
@@ -36,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from twinrack.card import practice_card
 from twinrack.engine.rules import rules_from
+from twinrack.server import encoding, wire
 from twinrack.server import hub as hub_module
 from twinrack.server import table as table_module
-from twinrack.server import wire
 from twinrack.server.app import tune_gc
 from twinrack.server.config import Settings
 from twinrack.server.hub import Hub, NewSeat
@@ -49,8 +48,8 @@ STEPS: list[tuple[Any, str, str]] = [
     (table_module.LiveTable, "_broadcast", "all state messages of a change"),
     (table_module.LiveTable, "state_message", "  one state message"),
     (table_module, "view", "    view()"),
-    (importlib.import_module("twinrack.engine.view").View, "to_dict", "    View.to_dict"),
-    (wire, "legal_objects", "    legal actions as objects"),
+    (encoding.Encoder, "view", "    the view's dict (encoded pieces)"),
+    (table_module, "legal_json", "    legal actions as objects (JSON)"),
     (wire, "claim_advice", "      claim advice"),
     (wire, "log_lines", "    log lines"),
     (wire, "encode", "  JSON encoding"),

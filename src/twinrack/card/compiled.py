@@ -113,6 +113,8 @@ class CompiledCard:
         self._groups()
         self._table()
         self._racks: dict[ExposureKey, RackDemand] = {}
+        #: whether a rack with these exposures can still make a line (see rack_alive)
+        self._alive: dict[ExposureKey, bool] = {}
 
     def _ways(self, card: Card) -> None:
         """Every concrete way in card order, with its line, value and flags."""
@@ -212,6 +214,7 @@ class CompiledCard:
         mask.setflags(write=False)
         scoped.scope = mask
         scoped._racks = {}
+        scoped._alive = {}
         scoped.__dict__.pop("without_declared", None)
         return scoped
 
@@ -255,7 +258,12 @@ class CompiledCard:
         found = self._racks.get(key)
         if found is not None:
             return found.alive
-        return bool(self._fit(key).any())
+        alive = self._alive.get(key)
+        if alive is None:  # remembered per card: claim advice asks it of every exposure
+            if len(self._alive) >= _RACK_CACHE:
+                self._alive.clear()
+            alive = self._alive[key] = bool(self._fit(key).any())
+        return alive
 
     def rack(self, exposures: Iterable[Exposure] = ()) -> RackDemand:
         """The demand of every way on a rack with these exposures (cached per card)."""

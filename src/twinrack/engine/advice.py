@@ -13,6 +13,7 @@ from twinrack.card.exposure import Exposure
 from twinrack.engine.actions import Action, Claim, Expose, MahJongg, Pass
 from twinrack.engine.completion import rack_alive
 from twinrack.engine.game import apply, legal_actions
+from twinrack.engine.legality import carry_legal
 from twinrack.engine.state import GameState
 from twinrack.engine.view import view
 
@@ -59,6 +60,7 @@ def claim_outcome(state: GameState, action: Claim) -> ClaimOutcome:
     nothing the seat cannot see (the other seats' passes are the ones assumed)."""
     seat = action.seat
     sim = state.copy()
+    carry_legal(state, sim, seat)  # the claim is checked against the listed actions
     apply(sim, action)
     while sim.window is not None and sim.window.pending:
         apply(sim, Pass(min(sim.window.pending)))

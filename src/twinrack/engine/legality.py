@@ -22,7 +22,7 @@ from operator import is_
 
 from twinrack.engine.actions import Action
 from twinrack.engine.memo import Legal, StateMemo, memo_of
-from twinrack.engine.options import OPTIONS, ordinary_turn
+from twinrack.engine.options import OPTIONS, ordinary_turn, shared
 from twinrack.engine.refusals import acting, gate, open_kinds, reason
 from twinrack.engine.state import TURN, GameState
 from twinrack.errors import IllegalActionError
@@ -61,6 +61,15 @@ def _known(state: GameState, seat: int, memo: StateMemo | None = None) -> Legal:
     return hit
 
 
+def carry_legal(state: GameState, copy: GameState, seat: int) -> None:
+    """``copy`` was just made of ``state`` (the same facts, the same version): the legal
+    actions of ``seat`` worked out for ``state`` are the copy's too, and are not worked
+    out again for it (a copy's memo starts empty)."""
+    hit = memo_of(state).legal.get(seat)
+    if hit is not None and hit.version == state.version == copy.version:
+        memo_of(copy).legal[seat] = hit
+
+
 def legal_actions(state: GameState, seat: int) -> list[Action]:
     """Every action ``seat`` may take now (empty when it has nothing to do)."""
     return list(_known(state, seat).actions)
@@ -81,11 +90,16 @@ def legal_set(state: GameState, seat: int) -> frozenset[Action]:
 
 
 def listed(state: GameState, action: Action) -> bool:
-    """``action`` is legal now; cheapest for an action taken from :func:`legal_actions`."""
+    """``action`` is legal now; cheapest for an action taken from :func:`legal_actions`, or
+    equal to one the engine makes once and shares (see :func:`options.shared`: a discard,
+    a move, a pass or a claim parsed from its text)."""
     hit = memo_of(state).legal.get(action.seat)
-    if (hit is not None and hit.version == state.version
-            and any(map(is_, repeat(action), hit.actions))):
-        return True
+    if hit is not None and hit.version == state.version:
+        if any(map(is_, repeat(action), hit.actions)):
+            return True
+        own = shared(action)
+        if own is not action and any(map(is_, repeat(own), hit.actions)):
+            return True
     return action in legal_set(state, action.seat)
 
 

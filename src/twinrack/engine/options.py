@@ -78,6 +78,27 @@ def _claim(seat: int, kind: ClaimKind) -> Claim:
     return found
 
 
+def shared(action: Action) -> Action:
+    """The engine's own instance of an action equal to ``action``, when it has made one
+    (a discard, a move, a pass or a claim listed before), else ``action`` itself: an
+    action parsed from its text is then recognised among the listed ones by identity."""
+    kind = type(action)
+    found: Action | None = None
+    if kind is Discard:
+        discards = _DISCARDS.get(action.seat)
+        tile = action.tile  # type: ignore[attr-defined]
+        found = discards[tile] if discards is not None and 0 <= tile < len(discards) else None
+    elif kind is Move:
+        moves = _MOVES.get((action.seat, action.src, action.dst))  # type: ignore[attr-defined]
+        tile = action.tile  # type: ignore[attr-defined]
+        found = moves[tile] if moves is not None and 0 <= tile < len(moves) else None
+    elif kind is Pass:
+        found = _PASSES.get(action.seat)
+    elif kind is Claim:
+        found = _CLAIMS.get((action.seat, action.kind))  # type: ignore[attr-defined]
+    return action if found is None or found != action else found
+
+
 # ------------------------------------------------------------------ the listers
 
 

@@ -107,17 +107,6 @@ class View(NamedTuple):
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready data, tiles in notation."""
-        def rack(r: RackView) -> dict[str, Any]:
-            return {
-                "exposures": [str(x) for x in r.exposures],
-                "dead": r.dead,
-                "killer": r.killer,
-                "mahjongg": None if r.mahjongg is None else {
-                    "hand": r.mahjongg.hand, "value": r.mahjongg.value,
-                    "jokerless": r.mahjongg.jokerless, "closed": r.mahjongg.closed,
-                    "tiles": format_tiles(r.mahjongg.tiles)},
-                "error_tiles": format_tiles(r.error_tiles),
-            }
         return {
             "seat": self.seat, "variant": self.variant, "players": self.players,
             "racks": self.racks, "revision": self.revision, "phase": self.phase,
@@ -133,9 +122,7 @@ class View(NamedTuple):
              "discarder": self.claim[3]},
             "waiting": [[s, k] for s, k in self.waiting],
             "must": self.must,
-            "seats": [{"seat": s.seat, "concealed": s.concealed, "declared": s.declared,
-                       "stopped": s.stopped, "racks": [rack(r) for r in s.racks]}
-                      for s in self.seats],
+            "seats": [seat_dict(s) for s in self.seats],
             "hand": None if self.hand is None else [format_tiles(r) for r in self.hand],
             "acquired": None if self.acquired is None else CANONICAL[self.acquired],
             "placed": self.placed,
@@ -145,6 +132,28 @@ class View(NamedTuple):
             "end_reason": self.end_reason, "winner": self.winner, "version": self.version,
             "revealed": [[format_tiles(r) for r in hand] for hand in self.revealed],
         }
+
+
+def rack_dict(r: RackView) -> dict[str, Any]:
+    """A rack of :meth:`View.to_dict` (its exposures, how it finished)."""
+    return {
+        "exposures": [str(x) for x in r.exposures],
+        "dead": r.dead,
+        "killer": r.killer,
+        "mahjongg": None if r.mahjongg is None else {
+            "hand": r.mahjongg.hand, "value": r.mahjongg.value,
+            "jokerless": r.mahjongg.jokerless, "closed": r.mahjongg.closed,
+            "tiles": format_tiles(r.mahjongg.tiles)},
+        "error_tiles": format_tiles(r.error_tiles),
+    }
+
+
+def seat_dict(s: SeatView, racks: Any = None) -> dict[str, Any]:
+    """A seat of :meth:`View.to_dict` (``racks``: its racks already made, in any form
+    that encodes as the list of their :func:`rack_dict`)."""
+    return {"seat": s.seat, "concealed": s.concealed, "declared": s.declared,
+            "stopped": s.stopped,
+            "racks": [rack_dict(r) for r in s.racks] if racks is None else racks}
 
 
 def _tiles(conc: Any) -> tuple[int, ...]:

@@ -4,13 +4,16 @@ cluster holds) and the commands its task applies one at a time (server/table.py)
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from fastapi import WebSocket
 
 from twinrack.engine import Action
 from twinrack.server import wire
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -30,13 +33,49 @@ class LiveSeat:
         return self.kind != "human"
 
 
+class Mailbox(Generic[T]):
+    """Items waiting for one consumer, in order (a connection's messages for its socket, a
+    table's commands): what asyncio.Queue does for a single consumer, without its
+    bookkeeping (items come and go at every action, so their cost counts)."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: deque[T] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: T) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None:
+            self._waiter = None
+            if not waiter.done():
+                waiter.set_result(None)
+
+    async def get(self) -> T:
+        while not self._items:
+            waiter = self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await waiter
+            finally:
+                if self._waiter is waiter:
+                    self._waiter = None
+        return self._items.popleft()
+
+    def qsize(self) -> int:
+        return len(self._items)
+
+    def empty(self) -> bool:
+        return not self._items
+
+
 @dataclass(eq=False)
 class Connection:
     ws: WebSocket | None  # None: a socket held by another worker of a cluster
     seat: int | None
     hints: bool = False  # the browser turns hints on with {"type": "hints", "on": true}
     log_sent: int = 0
-    outbox: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    outbox: Mailbox[str | None] = field(default_factory=Mailbox)
     writer: asyncio.Task[None] | None = None
 
     async def pump(self) -> None:

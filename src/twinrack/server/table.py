@@ -38,7 +38,8 @@ from twinrack.engine import (
 )
 from twinrack.errors import IllegalActionError, TwinRackError
 from twinrack.server import jobs, wire
-from twinrack.server.seats import Connection, LiveSeat, TableCommand
+from twinrack.server.encoding import Encoder, legal_json, objects_json
+from twinrack.server.seats import Connection, LiveSeat, Mailbox, TableCommand
 from twinrack.server.workers import Workers
 from twinrack.server.writer import result_of, row_of
 
@@ -78,7 +79,7 @@ class LiveTable:
         self.bot_delay = bot_delay if any(not s.is_bot for s in seats) else 0.0
         self.msg_ids: dict[tuple[int, str], int] = dict(msg_ids or {})
         self.conns: set[Connection] = set()
-        self.queue: asyncio.Queue[TableCommand] = asyncio.Queue()
+        self.queue: Mailbox[TableCommand] = Mailbox()
         self.task: asyncio.Task[None] | None = None
         self.rngs = {s.seat: random.Random(f"{game_id}:{s.seat}") for s in seats}
         self.deadline: tuple[int, float] | None = None  # (version, monotonic deadline)
@@ -89,8 +90,14 @@ class LiveTable:
         self.thinking: set[tuple[int, int]] = set()  # (seat, version) with a bot job out
         self.hint_cache: dict[tuple[int, int], dict[str, Any] | None] = {}
         self.hint_jobs: set[tuple[int, int]] = set()
-        #: seat -> (version, its legal actions as protocol objects): built once a version
-        self.legal_sent: dict[int, tuple[int, list[dict[str, Any]]]] = {}
+        #: seat -> (version, its legal actions as protocol objects, encoded): built once a
+        #: version
+        self.legal_sent: dict[int, tuple[int, Any]] = {}
+        #: the pieces of state messages encoded once (server/encoding.py)
+        self.encoder = Encoder()
+        #: the index of the game's first discard among its events, once there is one (the
+        #: log narrates passes before it as passes on declaring a hand)
+        self.first_discard: int | None = None
         self.helpers: set[asyncio.Task[Any]] = set()
         self.last_used = time.monotonic()
         #: the game a finished table went on to (its id and its seats' tokens), made by
@@ -545,8 +552,9 @@ class LiveTable:
         if self.deadline is not None and self.deadline[0] == st.version:
             deadline_ms = max(0, int((self.deadline[1] - time.monotonic()) * 1000))
         return {"type": "state", "protocol": wire.PROTOCOL, "version": st.version,
-                "seat": seat, "view": v.to_dict(), "legal": self._legal(seat),
-                "log": wire.log_lines(st, seat, names, start), "log_start": start,
+                "seat": seat, "view": self.encoder.view(v), "legal": self._legal(seat),
+                "log": wire.log_lines(st, seat, names, start, self._first_discard()),
+                "log_start": start,
                 "players": self.players() if players is None else players,
                 "deadline_ms": deadline_ms,
                 "hints": self._hints(conn, v), "paused": self.paused,
@@ -556,6 +564,11 @@ class LiveTable:
                 "always_ask": None if seat is None else self.seats[seat].always_ask,
                 "rematch": self._rematch_url(seat),
                 "record_url": f"/api/games/{self.id}/record"}
+
+    def _first_discard(self) -> int | None:
+        if self.first_discard is None:
+            self.first_discard = wire.first_discard(self.state.events)
+        return self.first_discard
 
     def _rematch_url(self, seat: int | None) -> str | None:
         """The rematch, once one was made, for a human seat (its token goes with it when
@@ -610,17 +623,17 @@ class LiveTable:
             made = {seat: wire.legal_objects(st, seat, advice=False) for seat in seats}
         if self.state.version == st.version:
             for seat, objects in made.items():
-                self.legal_sent[seat] = (st.version, objects)
+                self.legal_sent[seat] = (st.version, objects_json(objects))
 
-    def _legal(self, seat: int | None) -> list[dict[str, Any]]:
-        """The seat's legal actions as protocol objects, built once per version (every
+    def _legal(self, seat: int | None) -> Any:
+        """The seat's legal actions as protocol objects, encoded once per version (every
         connection of the seat shares them); none while the table is paused."""
         st = self.state
         if seat is None or self.paused:
             return []
         sent = self.legal_sent.get(seat)
         if sent is None or sent[0] != st.version:
-            sent = self.legal_sent[seat] = (st.version, wire.legal_objects(st, seat))
+            sent = self.legal_sent[seat] = (st.version, legal_json(st, seat))
         return sent[1]
 
     def _hints(self, conn: Connection, v: Any) -> dict[str, Any] | None:

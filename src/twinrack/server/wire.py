@@ -28,6 +28,7 @@ from twinrack.engine import (
     legal_actions,
 )
 from twinrack.engine.advice import claim_outcome, kills_rack
+from twinrack.engine.events import Discarded
 from twinrack.narration import (
     LABELS,
     claim_words,
@@ -129,12 +130,20 @@ def names_for(names: Sequence[str], viewer: int | None) -> list[str]:
 
 
 def log_lines(state: GameState, viewer: int | None, names: Sequence[str],
-              start: int = 0) -> list[dict[str, str]]:
+              start: int = 0, first_discard: int | None = None) -> list[dict[str, str]]:
     """The log from event ``start`` on, as ``viewer`` may see it (each event redacted by
-    its ``seen_by`` first), narrated for that viewer: each line's ``text`` and ``tone``."""
+    its ``seen_by`` first), narrated for that viewer: each line's ``text`` and ``tone``
+    (``first_discard``: the index of the game's first discard among its events, when the
+    caller knows it: the events before ``start`` are not read then)."""
     seen = [e.seen_by(viewer) for e in state.events[start:]]
-    return lines_of(seen, names_for(names, viewer),
-                    declaring=still_declaring(islice(state.events, start)))
+    declaring = (first_discard >= start if first_discard is not None
+                 else still_declaring(islice(state.events, start)))
+    return lines_of(seen, names_for(names, viewer), declaring=declaring)
+
+
+def first_discard(events: Sequence[Event]) -> int | None:
+    """The index of the first discard among a game's events (None: none yet)."""
+    return next((i for i, e in enumerate(events) if isinstance(e, Discarded)), None)
 
 
 def lines_of(events: Sequence[Event], names: Sequence[str],
