@@ -34,6 +34,10 @@ from twinrack.tiles import JOKER, NUM_KINDS
 
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
+#: tile counts and shortfalls in the race: never above 127 (a holding has at most 8 copies
+#: of a kind, a plan wants at most 28 tiles), so one byte each
+SMALL = np.int8
+SmallArray = npt.NDArray[np.int8]
 
 #: plans one :class:`Forward` plays against, at most (one bit each, in words of 64)
 MAX_PLANS = 256
@@ -70,8 +74,8 @@ class Forward:
     """
 
     def __init__(self, plans: Plans) -> None:
-        self.nat = plans.nat.astype(np.int16)  # P x 36
-        self.big = plans.big.astype(np.int16)
+        self.nat = plans.nat.astype(SMALL)  # P x 36
+        self.big = plans.big.astype(SMALL)
         self.dem = self.nat + self.big
         self.nat_t = np.ascontiguousarray(self.nat.T)  # 36 x P
         self.big_t = np.ascontiguousarray(self.big.T)
@@ -84,6 +88,7 @@ class Forward:
         #: per copy count v: the plans wanting at least v copies of each tile, as bits
         #: (plan i is bit i % 64 of word i // 64)
         self.words = max(1, (p + 63) // 64)
+        self.pad = self.words * 64 - p
         self.bit = (np.arange(p) % 64).astype(np.uint64)
         self.word = np.arange(p) // 64
         most = int(self.dem.max()) if p else 0
@@ -92,11 +97,13 @@ class Forward:
             (want[:, self.word == w].astype(np.uint64)
              << self.bit[self.word == w][None, :, None]).sum(axis=1, dtype=np.uint64)
             for w in range(self.words)], axis=-1)  # V x 36 x words
+        self.wanting_flat = np.ascontiguousarray(
+            self.wanting.reshape(-1, self.words))  # (V * 36) x words
         self.kinds = np.arange(NUM_KINDS)
         self.kind_order = np.arange(NUM_KINDS, dtype=np.int64)
+        self.kind_order16 = np.arange(NUM_KINDS, dtype=np.int16)
 
-    def shortfalls(self, h: npt.NDArray[np.int16]) -> tuple[npt.NDArray[np.int16],
-                                                             npt.NDArray[np.int16]]:
+    def shortfalls(self, h: SmallArray) -> tuple[SmallArray, SmallArray]:
         """Per row and plan: the naturals lacking, and the groups' tiles lacking (before
         Jokers)."""
         c = h.copy()
@@ -105,7 +112,7 @@ class Forward:
         short_nat = np.maximum(nat - c[:, None, :], 0)
         spare = np.maximum(c[:, None, :] - nat, 0)
         short_big = np.maximum(self.big[None, :, :] - spare, 0)
-        return (short_nat.sum(axis=2, dtype=np.int16), short_big.sum(axis=2, dtype=np.int16))
+        return (short_nat.sum(axis=2, dtype=SMALL), short_big.sum(axis=2, dtype=SMALL))
 
     def run(self, holdings: IntArray, picks: IntArray,
             discard_first: Sequence[bool]) -> tuple[IntArray, IntArray]:
@@ -120,7 +127,7 @@ class Forward:
         worth = np.zeros((n_h, n_s), dtype=np.int64)
         if not self.p or not n_h or not n_s:
             return when, worth
-        hh = np.asarray(holdings, dtype=np.int16)
+        hh = np.asarray(holdings, dtype=SMALL)
         h = np.repeat(hh, n_s, axis=0)  # N x 36
         pk = np.tile(picks, (n_h, 1))
         idx = np.arange(len(h))  # row of each live future in ``when``
@@ -160,18 +167,19 @@ class Forward:
                 self._throw(h, ns, bs, away, np.arange(len(h)))
         return when, worth
 
-    def _worth(self, away: npt.NDArray[np.int16]) -> IntArray:
+    def _worth(self, away: SmallArray) -> IntArray:
         out: IntArray = np.where(away == 0, self.value[None, :], -1).max(axis=1)
         return out
 
-    def _throw(self, h: npt.NDArray[np.int16], ns: npt.NDArray[np.int16],
-               bs: npt.NDArray[np.int16], away: npt.NDArray[np.int16],
+    def _throw(self, h: SmallArray, ns: SmallArray, bs: SmallArray, away: SmallArray,
                rows: IntArray) -> None:
         """Rows ``rows`` throw one tile, in place: one their nearest plan does not use,
         the one that the plans at most one tile further miss least (a Joker last)."""
-        aw = away[rows]
-        target = (aw.astype(np.int32) * self.p + self.rank[None, :]).argmin(axis=1)
-        hr = h[rows]
+        every = len(rows) == len(h)  # every row (rows is then 0..n-1): no copies
+        aw = away if every else away[rows]
+        # the nearest plan, the first ranked among as near (argmin keeps the first)
+        target = aw.argmin(axis=1)
+        hr = h if every else h[rows]
         c = hr.copy()
         c[:, JOKER] = 0
         use_nat = np.minimum(c, self.nat[target])
@@ -181,32 +189,50 @@ class Forward:
         # the plans as near or one tile further, and per copy count v the plans wanting
         # at least v copies of each tile
         near = aw <= aw.min(axis=1, keepdims=True) + 1
-        shifted = near.astype(np.uint64) << self.bit[None, :]
-        level = np.minimum(hr, len(self.wanting) - 1).astype(np.int64)
-        wanting = self.wanting[level, self.kinds[None, :]]  # rows x 36 x words
-        miss = np.zeros(hr.shape, dtype=np.int64)
-        for w in range(self.words):
-            bits = shifted[:, self.word == w].sum(axis=1, dtype=np.uint64)
-            miss += _popcount(bits[:, None] & wanting[:, :, w])
-        score = miss.astype(np.int64) * 64 + self.kind_order[None, :]
-        score = np.where(excess > 0, score, 1 << 40)
-        score[:, JOKER] = 1 << 30  # a Joker only when nothing else
+        if self.pad:
+            near = np.concatenate([near, np.zeros((len(near), self.pad), dtype=bool)], axis=1)
+        # plan i is bit i % 64 of word i // 64 (little-endian bytes)
+        bits = np.packbits(near, axis=1, bitorder="little").view("<u8")  # rows x words
+        level = np.minimum(hr, len(self.wanting) - 1).astype(np.intp)
+        level *= NUM_KINDS
+        level += self.kinds[None, :]
+        wanting = self.wanting_flat.take(level, axis=0)  # rows x 36 x words
+        wanting &= bits[:, None, :]
+        miss = _popcount(wanting).astype(np.int16)
+        miss = miss.sum(axis=2, dtype=np.int16) if self.words > 1 else miss[:, :, 0]
+        # at most 256 plans: a score below 2 ** 15 (the tile kind breaks ties)
+        score = miss * np.int16(64)
+        score += self.kind_order16[None, :]
+        score[excess <= 0] = _NOT_THROWN
+        score[:, JOKER] = _JOKER_LAST  # a Joker only when nothing else
         t = score.argmin(axis=1)
         cur = (hr[np.arange(len(rows)), t] - 1)[:, None]
         nt = self.nat_t[t]
         less_nat = cur < nt
-        ns[rows] += less_nat
-        bs[rows] += ~less_nat & (cur - nt < self.big_t[t])
+        more_big = cur - nt < self.big_t[t]
+        more_big &= ~less_nat
+        if every:
+            ns += less_nat
+            bs += more_big
+        else:
+            ns[rows] += less_nat
+            bs[rows] += more_big
         h[rows, t] -= 1
 
 
 _M1, _M2, _M4 = (np.uint64(0x5555555555555555), np.uint64(0x3333333333333333),
                  np.uint64(0x0F0F0F0F0F0F0F0F))
 _H01 = np.uint64(0x0101010101010101)
+_BITWISE_COUNT = getattr(np, "bitwise_count", None)
+#: a throw's score: a tile no plan spares is never thrown, a Joker only when nothing else
+_NOT_THROWN, _JOKER_LAST = np.int16(32767), np.int16(32766)
 
 
 def _popcount(x: npt.NDArray[np.uint64]) -> IntArray:
     """Bits set in each word."""
+    if _BITWISE_COUNT is not None:  # numpy 2
+        counted: IntArray = _BITWISE_COUNT(x)
+        return counted
     x = x - ((x >> np.uint64(1)) & _M1)
     x = (x & _M2) + ((x >> np.uint64(2)) & _M2)
     x = (x + (x >> np.uint64(4))) & _M4
