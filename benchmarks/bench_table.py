@@ -48,7 +48,7 @@ STEPS: list[tuple[Any, str, str]] = [
     (table_module.LiveTable, "_broadcast", "all state messages of a change"),
     (table_module.LiveTable, "state_message", "  one state message"),
     (table_module, "view", "    view()"),
-    (encoding.Encoder, "view", "    the view's dict (encoded pieces)"),
+    (encoding.Encoder, "view", "    the view encoded"),
     (table_module, "legal_json", "    legal actions as objects (JSON)"),
     (wire, "claim_advice", "      claim advice"),
     (wire, "log_lines", "    log lines"),

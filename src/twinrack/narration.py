@@ -79,8 +79,11 @@ def tile_label(tile: int) -> str:
     return _HONOURS.get(name, name)
 
 
+#: every tile kind in words, by index
+_LABELS = tuple(tile_label(t) for t in range(len(CANONICAL)))
+
 #: tiles in words (``5 Bam, 5 Bam, Joker``): the web table
-LABELS = TileWords(tile_label, lambda tiles: ", ".join(tile_label(t) for t in tiles))
+LABELS = TileWords(_LABELS.__getitem__, lambda tiles: ", ".join(map(_LABELS.__getitem__, tiles)))
 
 
 def _says(name: str, verb: str) -> str:

@@ -81,37 +81,67 @@ class Encoder:
         #: per seat: its last public view and its JSON; its last racks and their JSON
         self._seat: dict[int, tuple[SeatView, bytes]] = {}
         self._racks: dict[int, tuple[tuple[RackView, ...], bytes]] = {}
+        #: what every viewer saw alike in the last view encoded, and its JSON (an object
+        #: left open, for the viewer's own fields to follow)
+        self._common: tuple[tuple[Any, ...], bytes] | None = None
+        #: per seat: its last racks and which of them are open
+        self._open: dict[int, tuple[tuple[RackView, ...], tuple[int, ...]]] = {}
         #: the last discards encoded, each one's JSON, and the list's
         self._discards: tuple[tuple[tuple[int, int], ...], list[bytes], Fragment] = (
             (), [], Fragment(b"[]"))
 
-    def view(self, v: View) -> dict[str, Any]:
-        """``v.to_dict()``, its seats and discards as encoded fragments."""
-        w = v.window
-        claim = v.claim
+    def view(self, v: View) -> Fragment:
+        """``v.to_dict()`` encoded. What every viewer of a version sees alike (all but the
+        viewer's own tiles and choices) is encoded once for all of them."""
+        common = (v.variant, v.players, v.racks, v.revision, v.phase, v.current, v.to_act,
+                  v.turn, v.wall_left, v.die, v.commitment, v.seed, v.discards, v.window,
+                  v.answered, v.claim, v.waiting, v.must, v.seats, v.end_reason, v.winner,
+                  v.version, v.revealed)
+        last = self._common
+        if last is not None and last[0] == common:
+            shared = last[1]
+        else:
+            w = v.window
+            claim = v.claim
+            shared = orjson.dumps({
+                "variant": v.variant, "players": v.players, "racks": v.racks,
+                "revision": v.revision, "phase": v.phase, "current": v.current,
+                "to_act": v.to_act, "turn": v.turn, "wall_left": v.wall_left, "die": v.die,
+                "commitment": v.commitment, "seed": v.seed,
+                "discards": self.discards(v.discards),
+                "window": None if w is None else {"discarder": w[0],
+                                                  "tile": CANONICAL[w[1]]},
+                "answered": v.answered,
+                "claim": None if claim is None else
+                {"seat": claim[0], "kind": claim[1], "tile": CANONICAL[claim[2]],
+                 "discarder": claim[3]},
+                "waiting": v.waiting,
+                "must": v.must,
+                "seats": self.seats(v.seats),
+                "end_reason": v.end_reason, "winner": v.winner, "version": v.version,
+                "revealed": [[format_tiles(r) for r in hand] for hand in v.revealed],
+            })[:-1]
+            self._common = (common, shared)
         counts = v.counts
-        return {
-            "seat": v.seat, "variant": v.variant, "players": v.players, "racks": v.racks,
-            "revision": v.revision, "phase": v.phase, "current": v.current,
-            "to_act": v.to_act, "turn": v.turn, "wall_left": v.wall_left, "die": v.die,
-            "commitment": v.commitment, "seed": v.seed,
-            "discards": self.discards(v.discards),
-            "window": None if w is None else {"discarder": w[0], "tile": CANONICAL[w[1]]},
-            "answered": v.answered,
-            "claim": None if claim is None else
-            {"seat": claim[0], "kind": claim[1], "tile": CANONICAL[claim[2]],
-             "discarder": claim[3]},
-            "waiting": v.waiting,
-            "must": v.must,
-            "seats": self.seats(v.seats),
+        seat = v.seat
+        own = orjson.dumps({
+            "seat": seat,
             "hand": None if counts is None else [notation(c) for c in counts],
             "acquired": None if v.acquired is None else CANONICAL[v.acquired],
             "placed": v.placed,
             "free": None if v.free is None else notation(v.free),
-            "fixed_rack": v.fixed_rack, "open_racks": v.open_racks, "verbs": v.verbs,
-            "end_reason": v.end_reason, "winner": v.winner, "version": v.version,
-            "revealed": [[format_tiles(r) for r in hand] for hand in v.revealed],
-        }
+            "fixed_rack": v.fixed_rack,
+            "open_racks": () if seat is None else self._open_racks(v.seats[seat]),
+            "verbs": v.verbs,
+        })
+        return Fragment(shared + b"," + own[1:])
+
+    def _open_racks(self, s: SeatView) -> tuple[int, ...]:
+        """``s.open_racks``, worked out again only when the seat's racks changed."""
+        known = self._open.get(s.seat)
+        if known is None or known[0] is not s.racks:
+            known = self._open[s.seat] = (s.racks, s.open_racks)
+        return known[1]
 
     def discards(self, discards: tuple[tuple[int, int], ...]) -> Fragment:
         """The discards' JSON: the last one again while they are the same, else the last
