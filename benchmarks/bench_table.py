@@ -12,6 +12,17 @@ waiting is not counted; the timing itself adds a few microseconds per step).
 
     python benchmarks/bench_table.py [--tables 20] [--seconds 10] [--breakdown]
         [--profile FILE]   # cProfile stats of the measured part (CPU time), for pstats
+        [--seed N]         # the same games every run (their seeds drawn from N)
+
+With --seed and --seconds long enough for every game to end, each run does the same work,
+which a busy machine cannot change in instructions (its CPU time it changes a lot: on this
+project's shared 2-core machine, by a third from one run to the next). Instructions per
+action, as the difference of two runs (which cancels the start):
+
+    valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null \
+        python benchmarks/bench_table.py --tables 10 --seconds 600 --seed 7
+    (the same with --tables 25; "I refs" of the second minus the first, over the
+    difference in actions)
 """
 
 from __future__ import annotations
@@ -175,12 +186,16 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--breakdown", action="store_true")
     ap.add_argument("--profile", default=None)
+    ap.add_argument("--seed", type=int, default=None)
     args = ap.parse_args()
     if not 1 <= args.tables <= 1000 or not 1 <= args.seconds <= 600:
         sys.exit("--tables 1..1000 and --seconds 1..600")
     spent: Counter[str] = Counter()
     if args.breakdown:
         timed(STEPS, spent)
+    if args.seed is not None:  # every game's secret seed (os.urandom in Hub.create) fixed
+        draw = random.Random(args.seed)
+        hub_module.os.urandom = lambda n: draw.getrandbits(8 * n).to_bytes(n, "little")
     result = asyncio.run(run(args.tables, args.seconds, args.profile))
     print(json.dumps(result))
     print(f"{result['tables']} tables for {result['seconds']} s: {result['actions']} actions, "

@@ -22,7 +22,17 @@ from typing import Any
 
 import orjson
 
-from twinrack.engine import Action, Claim, Discard, Expose, GameState, Move, Pass, legal_actions
+from twinrack.engine import (
+    Action,
+    Claim,
+    Discard,
+    Event,
+    Expose,
+    GameState,
+    Move,
+    Pass,
+    legal_actions,
+)
 from twinrack.engine.advice import kills_rack
 from twinrack.engine.view import RackView, SeatView, View, rack_dict, seat_dict
 from twinrack.server import wire
@@ -86,6 +96,8 @@ class Encoder:
         self._common: tuple[tuple[Any, ...], bytes] | None = None
         #: per seat: its last racks and which of them are open
         self._open: dict[int, tuple[tuple[RackView, ...], tuple[int, ...]]] = {}
+        #: the index of the game's first discard among its events, once there is one
+        self._first_discard: int | None = None
         #: the last discards encoded, each one's JSON, and the list's
         self._discards: tuple[tuple[tuple[int, int], ...], list[bytes], Fragment] = (
             (), [], Fragment(b"[]"))
@@ -135,6 +147,13 @@ class Encoder:
             "verbs": v.verbs,
         })
         return Fragment(shared + b"," + own[1:])
+
+    def first_discard(self, events: Sequence[Event]) -> int | None:
+        """The index of the game's first discard among its events (None: none yet): the
+        log narrates the passes before it as passes on declaring a hand."""
+        if self._first_discard is None:
+            self._first_discard = wire.first_discard(events)
+        return self._first_discard
 
     def _open_racks(self, s: SeatView) -> tuple[int, ...]:
         """``s.open_racks``, worked out again only when the seat's racks changed."""

@@ -95,9 +95,6 @@ class LiveTable:
         self.legal_sent: dict[int, tuple[int, Any]] = {}
         #: the pieces of state messages encoded once (server/encoding.py)
         self.encoder = Encoder()
-        #: the index of the game's first discard among its events, once there is one (the
-        #: log narrates passes before it as passes on declaring a hand)
-        self.first_discard: int | None = None
         self.helpers: set[asyncio.Task[Any]] = set()
         self.last_used = time.monotonic()
         #: the game a finished table went on to (its id and its seats' tokens), made by
@@ -553,7 +550,8 @@ class LiveTable:
             deadline_ms = max(0, int((self.deadline[1] - time.monotonic()) * 1000))
         return {"type": "state", "protocol": wire.PROTOCOL, "version": st.version,
                 "seat": seat, "view": self.encoder.view(v), "legal": self._legal(seat),
-                "log": wire.log_lines(st, seat, names, start, self._first_discard()),
+                "log": wire.log_lines(st, seat, names, start,
+                                      self.encoder.first_discard(st.events)),
                 "log_start": start,
                 "players": self.players() if players is None else players,
                 "deadline_ms": deadline_ms,
@@ -564,11 +562,6 @@ class LiveTable:
                 "always_ask": None if seat is None else self.seats[seat].always_ask,
                 "rematch": self._rematch_url(seat),
                 "record_url": f"/api/games/{self.id}/record"}
-
-    def _first_discard(self) -> int | None:
-        if self.first_discard is None:
-            self.first_discard = wire.first_discard(self.state.events)
-        return self.first_discard
 
     def _rematch_url(self, seat: int | None) -> str | None:
         """The rematch, once one was made, for a human seat (its token goes with it when
