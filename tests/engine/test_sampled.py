@@ -49,7 +49,9 @@ def test_sampled_truth_is_the_same_game(variant: str, players: int, built: int,
             if made % 12 == 0:
                 a, b = game.copy(), twin
                 for g, r in ((a, random.Random(made)), (b, random.Random(made))):
-                    players_bots = copy.deepcopy(bots)
+                    # the bots' memory copied; the card and its compiled plans shared
+                    players_bots = copy.deepcopy(bots, {id(x): x for b in bots
+                                                        for x in (b.card, b.plans)})
                     while not g.over:
                         s = g.to_act()[0]
                         apply(g, players_bots[s].choose(view(g, s), legal_actions(g, s), r))

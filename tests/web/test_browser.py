@@ -71,7 +71,7 @@ def served(tmp: Path, **env: str) -> Iterator[str]:
     port = _free_port()
     env = {**os.environ, "TWINRACK_PORT": str(port),
            "TWINRACK_DATABASE_URL": f"sqlite:///{tmp}/t.db",
-           "TWINRACK_BOT_DELAY": "0.05", "TWINRACK_CALL_SECONDS": "3",
+           "TWINRACK_BOT_DELAY": "0.01", "TWINRACK_CALL_SECONDS": "3",
            "TWINRACK_RATE_BURST": "0", **env}
     log_path = tmp / "server.log"
     with log_path.open("w") as log:
@@ -183,6 +183,37 @@ def act_once(page: Any) -> str:
     return did
 
 
+#: act_once in one round trip: the same clicks, made by the page's own script (a tile
+#: chosen, then Discard once the page has drawn it enabled); None when nothing was clickable
+QUICK_ACT = """async () => {
+  const pass = document.getElementById('btn-pass');
+  if (pass && !pass.disabled) { pass.click(); return 'pass'; }
+  const discard = () => document.getElementById('btn-discard');
+  if (!document.querySelector(".hand-tile[aria-pressed='true'][data-discardable='true']")) {
+    let tiles = document.querySelectorAll(
+      ".hand-tile[data-acquired='true'][data-discardable='true']");
+    if (!tiles.length) tiles = document.querySelectorAll(".hand-tile[data-discardable='true']");
+    if (!tiles.length) return null;
+    tiles[tiles.length - 1].click();
+    for (let i = 0; i < 50 && (!discard() || discard().disabled); i++)
+      await new Promise(r => setTimeout(r, 10));
+  }
+  if (!discard() || discard().disabled) return null;
+  discard().click();
+  return 'discard';
+}"""
+
+
+def act_quick(page: Any) -> str | None:
+    """What act_once does, once its clicks were checked the slow way earlier in a game:
+    the rest of a whole game goes three times faster."""
+    before = version(page)
+    did = page.evaluate(QUICK_ACT)
+    if did is not None:
+        page.wait_for_function(CHANGED, arg=before, timeout=15000)
+    return did
+
+
 def totals_on_page(page: Any) -> list[int]:
     return [int(x) for x in page.locator("#score-totals td.total")
             .evaluate_all("els => els.map(e => e.dataset.total)")]
@@ -267,7 +298,10 @@ def test_play_a_bot_to_the_end_verify_and_replay(server: str, browser: Any) -> N
             page.set_viewport_size(PHONE)
             shot(page, "a4-phone", full_page=True)
             page.set_viewport_size(DESKTOP)
-        act_once(page)
+        if actions < 60:
+            act_once(page)
+        else:
+            act_quick(page)
         actions += 1
         assert actions < 600, "the game does not end"
 
@@ -345,7 +379,10 @@ def test_two_friends_play_by_invite_link(server: str, browser: Any) -> None:
         acted = False
         for page in pages.values():
             if page.get_attribute("#table-app", "data-ready") == "true":
-                act_once(page)
+                if not dropped:
+                    act_once(page)
+                elif act_quick(page) is None:
+                    continue
                 acted = True
                 actions += 1
         if actions >= 30 and not dropped:
