@@ -23,6 +23,7 @@ from fastapi.routing import APIWebSocketRoute
 from starlette.routing import Mount, WebSocketRoute
 
 from tests.server.cluster_client import live_table
+from tests.server.conftest import on_services, service_urls
 from tests.server.drive import Players
 from tests.server.helpers import make_client
 from twinrack.engine import GameState, legal_actions, view
@@ -220,8 +221,10 @@ def check_rematch(players: Players) -> None:
         assert not [t for t in others if t in first], f"a rematch link leaked to {viewer}"
 
 
-@pytest.mark.parametrize(("variant", "players", "seed"), [
-    ("siamese", "2", 21), ("royale", "3", 22), ("royale", "4", 23), ("imperial", "2", 24)])
+@pytest.mark.parametrize(("service_url", "variant", "players", "seed"), on_services(
+    service_urls(),
+    [("siamese", "2", 21), ("royale", "3", 22), ("royale", "4", 23), ("imperial", "2", 24)],
+    also={("siamese", "2", 21), ("royale", "4", 23)}), indirect=["service_url"])
 def test_no_route_shows_a_viewer_what_it_may_not_see(service_url: str, variant: str,
                                                      players: str, seed: int) -> None:
     rng = random.Random(seed)
@@ -233,7 +236,7 @@ def test_no_route_shows_a_viewer_what_it_may_not_see(service_url: str, variant: 
             while not table.over and steps < 400:
                 table.step(rng)
                 steps += 1
-                if steps % 60 == 0:
+                if steps % 100 == 0:
                     calls += check_every_route(table, rng)
                 if steps == 30:
                     check_rematch(table)

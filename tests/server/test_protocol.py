@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from tests.server.conftest import database_urls, on_services
 from tests.server.helpers import (
     action_of,
     create_table,
@@ -180,8 +181,10 @@ def test_two_people_play_by_invite_link(database_url: str) -> None:
                 assert f"{total:+d}:" in states[s]["score"]["verdict"]
 
 
-@pytest.mark.parametrize(("variant", "players", "seed"), [
-    ("siamese", "2", 11), ("royale", "3", 12), ("royale", "4", 13), ("imperial", "2", 14)])
+@pytest.mark.parametrize(("database_url", "variant", "players", "seed"), on_services(
+    database_urls(),
+    [("siamese", "2", 11), ("royale", "3", 12), ("royale", "4", 13), ("imperial", "2", 14)],
+    also={("siamese", "2", 11), ("royale", "4", 13)}), indirect=["database_url"])
 def test_every_message_is_exactly_the_engine_view_of_that_seat(
         database_url: str, variant: str, players: str, seed: int,
         monkeypatch: pytest.MonkeyPatch) -> None:

@@ -54,11 +54,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 @pytest.fixture
 def quick_calls(tmp_path: Path) -> Iterator[str]:
-    """The same server with a one-second call timer, for the whole game that leaves every
+    """The same server with a half-second call timer, for the whole game that leaves every
     claim window it could claim in to the timer (the lobby offers three seconds at least;
     the server's own default may be shorter)."""
     with served(tmp_path, TWINRACK_BOT_DELAY="0.02", TWINRACK_GRACE_SECONDS=str(GRACE),
-                TWINRACK_CALL_SECONDS="1") as base:
+                TWINRACK_CALL_SECONDS="0.5") as base:
         yield base
 
 
