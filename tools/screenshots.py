@@ -99,11 +99,11 @@ class Studio:
     base: str
     out: Path
 
-    def save(self, page: Any, name: str) -> Path:
-        """The page as it is on screen, in at most 256 colours (a third of the bytes; the
-        pages are flat colours, so nothing is lost to the eye)."""
+    def save(self, page: Any, name: str, full_page: bool = False) -> Path:
+        """The page as it is on screen (``full_page``: all of it), in at most 256 colours (a
+        third of the bytes; the pages are flat colours, so nothing is lost to the eye)."""
         path = self.out / f"{name}.png"
-        shot = page.screenshot(animations="disabled", caret="hide")
+        shot = page.screenshot(animations="disabled", caret="hide", full_page=full_page)
         picture = Image.open(io.BytesIO(shot)).convert("RGB")
         picture.quantize(colors=256, method=Image.Quantize.MEDIANCUT,
                          dither=Image.Dither.NONE).save(path, optimize=True)
@@ -192,7 +192,8 @@ def siamese(studio: Studio) -> list[Path]:
     page = studio.played_to(ctx, game_id, 10_000)  # to the end
     page.set_viewport_size(DESKTOP)
     page.wait_for_selector("#score")
-    shots.append(studio.save(page, "end-screen"))
+    # the whole page: the score and, below it, Replay, Review, Verify and Rematch
+    shots.append(studio.save(page, "end-screen", full_page=True))
     ctx.close()
     return shots
 
