@@ -3,12 +3,11 @@ players' concealed tiles and the wall) get the same decision."""
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
 
-from tests.bots.untimed import UNTIMED_BOTS
+from tests.bots.untimed import UNTIMED_BOTS, bot_copy
 from twinrack.card import practice_card
 from twinrack.engine import GameState, RuleSet, apply, legal_actions, new_game, view
 from twinrack.engine.shuffle import derive_seed
@@ -82,11 +81,8 @@ def test_same_view_same_decision(level: str, variant: str, players: int) -> None
             assert view(twin, seat) == view(game, seat)
             assert legal_actions(twin, seat) == legal
             changed += differs(game, twin)
-            # the same bot (memory included) and the same random state; the card and its
-            # compiled plans are shared, not copied (they never change, and copying them
-            # took most of this test's time)
-            shared = (getattr(bots[seat], "card", None), getattr(bots[seat], "plans", None))
-            bot_twin = copy.deepcopy(bots[seat], {id(x): x for x in shared if x is not None})
+            # the same bot (memory included) and the same random state
+            bot_twin = bot_copy(bots[seat])
             rng_twin = random.Random()
             rng_twin.setstate(rngs[seat].getstate())
             decided_twin = bot_twin.choose(view(twin, seat), legal_actions(twin, seat),

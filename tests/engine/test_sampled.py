@@ -4,11 +4,11 @@ same score."""
 
 from __future__ import annotations
 
-import copy
 import random
 
 import pytest
 
+from tests.bots.untimed import bot_copy
 from twinrack.bots import BOTS
 from twinrack.card import practice_card
 from twinrack.engine import GameState, Pass, RuleSet, apply, legal_actions, new_game, score, view
@@ -49,9 +49,7 @@ def test_sampled_truth_is_the_same_game(variant: str, players: int, built: int,
             if made % 12 == 0:
                 a, b = game.copy(), twin
                 for g, r in ((a, random.Random(made)), (b, random.Random(made))):
-                    # the bots' memory copied; the card and its compiled plans shared
-                    players_bots = copy.deepcopy(bots, {id(x): x for b in bots
-                                                        for x in (b.card, b.plans)})
+                    players_bots = bot_copy(bots)
                     while not g.over:
                         s = g.to_act()[0]
                         apply(g, players_bots[s].choose(view(g, s), legal_actions(g, s), r))
