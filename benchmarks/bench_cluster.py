@@ -3,7 +3,8 @@ PostgreSQL and one Redis, and the time from a worker's death to its tables answe
 
 For each number of workers it starts the workers and nginx (tests/server/cluster_harness.py,
 everything on 127.0.0.1), creates N tables through the proxy and plays every seat from this
-process over WebSockets (random legal actions, as bench_server.py does), and reports
+process over WebSockets (random legal actions, as bench_server.py does; each socket names
+its table's owner in its address, as a table's page does, unless --no-hint), and reports
 actions/s, latency p50/p99 (send to acknowledgement), the workers' CPU per action and the
 CPU this load client took (it runs on the same machine). Then, with the last cluster, it
 kills (SIGKILL) the worker that owns the most tables in play and measures, for each of its
@@ -11,7 +12,7 @@ tables, the time from the kill to the first acknowledged action (a new socket th
 proxy, as a browser that reconnects). Bounded by --seconds per run and --takeover-seconds.
 
     python benchmarks/bench_cluster.py --tables 100 --seconds 20
-        [--workers 1,2,3] [--database-url URL] [--redis-url URL]
+        [--workers 1,2,3] [--no-hint] [--database-url URL] [--redis-url URL]
 
 The URLs default to TWINRACK_TEST_DATABASE_URL and TWINRACK_TEST_REDIS_URL (the tests'
 PostgreSQL and Redis, as .ci/run starts them): the database is emptied first.
@@ -48,19 +49,30 @@ def client_cpu() -> float:
     return use.ru_utime + use.ru_stime
 
 
-async def load(cluster: Any, tables: int, seconds: float, think: float,
-               warmup: float) -> tuple[dict[str, Any], list[tuple[str, dict[int, str]]]]:
+async def hints(base: str, game_ids: list[str]) -> dict[str, str]:
+    """The worker that runs each game, as a table's page learns it (docs/deploy.md)."""
+    import httpx
+
+    async with httpx.AsyncClient(timeout=30) as client:
+        got = [(await client.get(f"{base}/api/games/{g}/worker")).json() for g in game_ids]
+    return {g: f"&w={j['worker']}" for g, j in zip(game_ids, got, strict=True) if j["worker"]}
+
+
+async def load(cluster: Any, tables: int, seconds: float, think: float, warmup: float,
+               hint: bool) -> tuple[dict[str, Any], list[tuple[str, dict[int, str]]]]:
     from bench_server import cpu_seconds, create_tables, play_seat
 
     created = await create_tables(cluster.base, tables)
+    owner = await hints(cluster.base, [g for g, _ in created]) if hint else {}
     latencies: list[float] = []
     counts = {"games": 0, "acks": 0, "refused": 0}
     start = time.monotonic() + warmup
     stop_at = start + seconds
     rng = random.Random(1)
-    jobs = [play_seat(f"ws://127.0.0.1:{cluster.port}/ws/{gid}?protocol={PROTOCOL}&token={t}",
-                      seat, random.Random(rng.random()), start, stop_at, think, latencies,
-                      counts) for gid, tokens in created for seat, t in tokens.items()]
+    jobs = [play_seat(f"ws://127.0.0.1:{cluster.port}/ws/{gid}?protocol={PROTOCOL}&token={t}"
+                      f"{owner.get(gid, '')}", seat, random.Random(rng.random()), start,
+                      stop_at, think, latencies, counts)
+            for gid, tokens in created for seat, t in tokens.items()]
     pids = [w.proc.pid for w in cluster.workers.values()]
 
     async def at_start() -> tuple[float, float]:
@@ -78,7 +90,7 @@ async def load(cluster: Any, tables: int, seconds: float, think: float,
     def pct(p: float) -> float | None:
         return round(lat[min(len(lat) - 1, int(p * len(lat)))] * 1000, 1) if lat else None
 
-    return {"workers": len(pids), "tables": tables, "think_s": think,
+    return {"workers": len(pids), "tables": tables, "think_s": think, "hinted": len(owner),
             "seconds": round(elapsed, 1), "actions": len(lat),
             "actions_per_second": round(len(lat) / elapsed, 1),
             "latency_ms_p50": round(statistics.median(lat) * 1000, 1) if lat else None,
@@ -169,6 +181,9 @@ def main() -> None:
     ap.add_argument("--workers", default="1,2,3")
     ap.add_argument("--lease", type=float, default=4.0, help="the workers' lease, seconds")
     ap.add_argument("--takeover-seconds", type=float, default=30.0)
+    ap.add_argument("--no-hint", action="store_true",
+                    help="sockets without the owner's hint (?w=): nginx spreads them blindly, "
+                         "as before the hint existed")
     ap.add_argument("--database-url", default=os.environ.get("TWINRACK_TEST_DATABASE_URL"))
     ap.add_argument("--redis-url", default=os.environ.get("TWINRACK_TEST_REDIS_URL"))
     args = ap.parse_args()
@@ -190,14 +205,15 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as d, \
                 Cluster(Path(d), workers=n, lease=args.lease) as cluster:
             result, created = asyncio.run(load(cluster, args.tables, args.seconds,
-                                               args.think, args.warmup))
+                                               args.think, args.warmup, not args.no_hint))
             results.append(result)
             print(json.dumps(result), flush=True)
             if i == len(counts) - 1 and n > 1:
                 moved = asyncio.run(takeover(cluster, created, args.takeover_seconds))
                 print(json.dumps(moved), flush=True)
     print(f"\n{args.tables} tables through nginx (think {args.think} s), "
-          f"{args.seconds:g} s each:")
+          f"{args.seconds:g} s each, sockets "
+          f"{'spread blindly' if args.no_hint else 'sent to the owner (hint)'}:")
     print("workers  actions/s  p50 ms  p99 ms  workers' CPU ms/action  load client CPU")
     for r in results:
         print(f"{r['workers']:>7}  {r['actions_per_second']:>9}  {r['latency_ms_p50']:>6}  "

@@ -103,6 +103,12 @@ nginx_up() {
       echo "    server 127.0.0.1:$((WORKER_PORT + i)) max_fails=1 fail_timeout=2s;"
     done
     echo "  }"
+    echo "  map \$arg_w \$twinrack_worker {"
+    echo "    default twinrack;"
+    for i in $(seq 1 "$WORKERS"); do
+      echo "    w$i 127.0.0.1:$((WORKER_PORT + i));"
+    done
+    echo "  }"
     sed -n '/^  # --- server ---/,/^  # --- end ---/p' deploy/nginx.conf |
       sed -e "s/listen 80;/listen 127.0.0.1:$HTTP_PORT;/"
     echo "}"

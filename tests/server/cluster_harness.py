@@ -83,9 +83,19 @@ class Cluster:
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def ws_url(self, game_id: str, token: str | None) -> str:
+    def ws_url(self, game_id: str, token: str | None, worker: str | None = None) -> str:
+        """A socket's address through the proxy; ``worker``: the hint a page gives (the
+        worker that runs the table), which nginx follows while that worker answers."""
         return (f"ws://127.0.0.1:{self.port}/ws/{game_id}?protocol={PROTOCOL}"
-                + (f"&token={token}" if token else ""))
+                + (f"&token={token}" if token else "") + (f"&w={worker}" if worker else ""))
+
+    def hint(self, game_id: str) -> str | None:
+        """The worker that runs the game, as any worker tells a page that asks."""
+        got = httpx.get(f"{self.base}/api/games/{game_id}/worker", timeout=10)
+        assert got.status_code == 200, got.text
+        worker = got.json()["worker"]
+        assert worker is None or isinstance(worker, str)
+        return worker
 
     def start(self) -> Cluster:
         try:
@@ -102,6 +112,7 @@ class Cluster:
         (prefix / "logs").mkdir(parents=True, exist_ok=True)
         ups = "\n".join(f"    server 127.0.0.1:{w.port} max_fails=1 fail_timeout=2s;"
                         for w in self.workers.values())
+        owners = "\n".join(f"    {name} 127.0.0.1:{w.port};" for name, w in self.workers.items())
         repo = Path(__file__).resolve().parents[2]
         server = re.search(r"  # --- server ---\n(.*)  # --- end ---",
                            (repo / "deploy" / "nginx.conf").read_text(), re.S)
@@ -113,6 +124,7 @@ class Cluster:
             f"worker_processes 1;\ndaemon off;\npid {prefix}/nginx.pid;\n"
             f"error_log {prefix}/logs/error.log warn;\nevents {{ worker_connections 4096; }}\n"
             f"http {{\n  access_log off;\n{temps}\n  upstream twinrack {{\n{ups}\n  }}\n"
+            f"  map $arg_w $twinrack_worker {{\n    default twinrack;\n{owners}\n  }}\n"
             f"{body}}}\n")
         self.nginx = subprocess.Popen([NGINX, "-c", str(prefix / "nginx.conf"),
                                        "-p", str(prefix)], stderr=subprocess.DEVNULL)

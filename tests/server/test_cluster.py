@@ -58,19 +58,23 @@ def check_game(cluster: Cluster, game_id: str, acked: int) -> None:
     assert verify(record, practice_card()).ok
 
 
-def seats(cluster: Cluster, game_id: str, tokens: dict[int, str]) -> dict[int, Player]:
-    return {s: Player(cluster.ws_url(game_id, t), s) for s, t in tokens.items()}
+def seats(cluster: Cluster, game_id: str, tokens: dict[int, str],
+          worker: str | None = None) -> dict[int, Player]:
+    return {s: Player(cluster.ws_url(game_id, t, worker), s) for s, t in tokens.items()}
 
 
 def test_a_game_whose_owner_is_killed_finishes_on_another_worker(tmp_path: Path) -> None:
     reset_stores()
     with Cluster(tmp_path, workers=3) as cluster:
         game_id, tokens = cluster.create()
-        players = seats(cluster, game_id, tokens)
+        # the sockets name the owner, as the table's page does: after the kill they
+        # reconnect to the same address, and nginx gives them to a living worker
+        hint = cluster.hint(game_id)
+        players = seats(cluster, game_id, tokens, hint)
         rng = random.Random(31)
         n = play(players, rng, 20)
         owner, epoch = cluster.owner_of(game_id)
-        assert owner in cluster.workers and epoch == 1
+        assert owner in cluster.workers and epoch == 1 and hint == owner
         cluster.signal(owner, signal.SIGKILL)
         killed = time.monotonic()
         n += play(players, rng, 1, first=n)
@@ -203,13 +207,21 @@ def test_a_drained_worker_hands_its_tables_over(tmp_path: Path) -> None:
         owners = {g: cluster.owner_of(g)[0] for g, _ in made}
         assert set(owners.values()) == {"w1", "w2"}  # placed on the least loaded
         game_id, tokens = next((g, t) for g, t in made if owners[g] == "w1")
-        players = seats(cluster, game_id, tokens)
+        # the page names the owner, and its sockets go straight to it: none is relayed
+        page = httpx.get(f"{cluster.base}/t/{game_id}?token={tokens[0]}", timeout=10)
+        assert 'data-worker="w1"' in page.text
+        players = seats(cluster, game_id, tokens, cluster.hint(game_id))
         rng = random.Random(33)
         n = play(players, rng, 6)
+        time.sleep(1.0)  # a heartbeat or two
+        health = httpx.get(f"{cluster.base}/healthz", timeout=10).json()
+        assert {(w["id"], w["sockets"], w["relayed"]) for w in health["workers"]} == {
+            ("w1", 2, 0), ("w2", 0, 0)}
         started = time.monotonic()
         cluster.workers["w1"].stop()  # SIGTERM: drains, then exits
         moved = time.monotonic() - started
         assert all(cluster.owner_of(g)[0] == "w2" for g, _ in made)
+        assert cluster.hint(game_id) == "w2"  # a page that reconnects asks first
         # long before the 30 s lease could run out
         n += play(players, rng, 5000, first=n)
         assert moved < 15, moved
@@ -217,6 +229,7 @@ def test_a_drained_worker_hands_its_tables_over(tmp_path: Path) -> None:
         time.sleep(1.5)  # a heartbeat or two
         health = httpx.get(f"{cluster.base}/healthz", timeout=10).json()
         assert [(w["id"], w["tables"]) for w in health["workers"]] == [("w2", 3)]
+        assert cluster.hint(game_id) is None  # over: any worker shows it
         assert health["workers"][0]["games"] == sorted(g for g, _ in made if g != game_id)
         for p in players.values():
             p.close()

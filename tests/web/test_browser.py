@@ -444,6 +444,40 @@ def test_card_upload_error_shows_line_and_column(server: str, browser: Any) -> N
     ctx.close()
 
 
+RECONNECT_ASKS = """async ([game, token]) => {
+  const { TableSocket } = await import("/static/js/protocol.js");
+  const seen = [];
+  const s = new TableSocket(game, token, {
+    worker: "w9", onMessage: (m) => seen.push(m.type), onStatus: () => {} });
+  s.attempt = 1;  // as after a dropped connection
+  s.connect();
+  const asking = s.asking;
+  for (let i = 0; i < 100 && !seen.includes("state"); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const url = s.ws && s.ws.url;
+  s.close();
+  return { asking, worker: s.worker, url, seen };
+}"""
+
+
+def test_a_reconnecting_socket_asks_which_worker_runs_its_table(server: str,
+                                                                 browser: Any) -> None:
+    """The page's socket, reconnecting with the worker hint of a cluster, first asks the
+    server which worker runs the table now and uses the answer (a single server: none)."""
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    create_table(page, server, "Hint", "random")
+    gid = game_id(page)
+    assert page.get_attribute("#table-root", "data-worker") == ""  # one process: no hint
+    token = page.get_attribute("#table-root", "data-token")
+    got = page.evaluate(RECONNECT_ASKS, [gid, token])
+    assert got["asking"] is True and got["worker"] == ""
+    assert "state" in got["seen"], got
+    assert "w=" not in got["url"] and f"/ws/{gid}?protocol=" in got["url"]
+    ctx.close()
+
+
 # ---------------------------------------------------------------------- a scripted server
 
 UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$")

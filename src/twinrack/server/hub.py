@@ -398,6 +398,11 @@ class Hub:
             return await self.node.table(game_id)
         return await self.get_here(game_id)
 
+    def owner_hint(self, game_id: str) -> str | None:
+        """In a cluster, the worker that runs the game, as last learnt (see Node.owner_hint);
+        None in a single process."""
+        return self.node.owner_hint(game_id) if self.node is not None else None
+
     async def get_here(self, game_id: str) -> LiveTable | None:
         """The table, run by this process (loaded when it is not yet)."""
         table = self.tables.get(game_id)

@@ -65,7 +65,7 @@ async def table_page(request: Request, game_id: str, table: TablePage, hub: HubD
     if my_seat is not None and owner:
         await hub.claim_owner(game_id, my_seat, owner)
     resp = page("table.html", game_id=game_id, token=token or "", seat=my_seat,
-                names=[s.name for s in table.seats])
+                names=[s.name for s in table.seats], worker=hub.owner_hint(game_id) or "")
     if token and my_seat is not None:
         resp.set_cookie(seat_cookie, token, max_age=3600 * 24 * 60, httponly=True,
                         samesite="lax", path=f"/t/{game_id}", secure=https(request))
@@ -189,6 +189,14 @@ def _msg_id_of(frame: Any) -> str | None:
 
 
 # ---------------------------------------------------------------------- the API
+
+
+@router.get("/api/games/{game_id}/worker")
+async def worker(game_id: str, hub: HubDep, table: TableApi) -> JSONResponse:
+    """Which worker of a cluster runs the game now (null: any; a single process, or a game
+    over): a page that reconnects puts it in its socket's address (docs/deploy.md)."""
+    return JSONResponse({"worker": hub.owner_hint(game_id)},
+                        headers={"Cache-Control": "no-store"})
 
 
 @router.get("/api/games/{game_id}/record")

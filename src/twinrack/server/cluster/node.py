@@ -169,6 +169,9 @@ class Node:
     def load(self) -> dict[str, Any]:
         return {"tables": len(self._owned_here()) + len(self.loading),
                 "sockets": len(self.sockets), "draining": self.draining,
+                # sockets held here for tables other workers run (relayed through Redis)
+                "relayed": sum(s.owner not in (None, self.worker)
+                               for s in self.sockets.values()),
                 "address": f"{self.settings.host}:{self.settings.port}"}
 
     async def _scan_loop(self) -> None:
@@ -406,6 +409,15 @@ class Node:
             self.routes.popitem(last=False)
         return routed
 
+    def owner_hint(self, game_id: str) -> str | None:
+        """The worker that runs ``game_id`` as this worker last learnt it (None: not in play,
+        or no live owner): a page passes it in its socket's address, so that the proxy can
+        take the socket straight to the owner instead of a worker that relays it."""
+        holder = self.holders.get(game_id)
+        if holder is None or not holder.playing or not holder.alive:
+            return None
+        return holder.owner
+
     def open_socket(self, game_id: str, ws: WebSocket, seat: int | None) -> Connection:
         sock = Socket.new(self, game_id, ws, seat)
         sock.conn.writer = asyncio.create_task(sock.conn.pump())
@@ -559,6 +571,7 @@ class Node:
         return {"status": "ok", "worker": self.worker,
                 "workers": [{"id": w, "tables": b.get("tables", 0),
                              "sockets": b.get("sockets", 0),
+                             "relayed": b.get("relayed", 0),
                              "draining": bool(b.get("draining")),
                              "address": b.get("address"),
                              "games": games.get(w, [])} for w, b in sorted(beats.items())]}

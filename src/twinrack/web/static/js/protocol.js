@@ -28,30 +28,51 @@ export class TableSocket {
   /**
    * @param {string} game
    * @param {string} token  ("" to spectate)
-   * @param {{onMessage: Function, onStatus: Function}} handlers
-   *   onStatus(status, detail): "connecting" | "open" | "reconnecting" | "closed"
+   * @param {{onMessage: Function, onStatus: Function, worker?: string}} handlers
+   *   onStatus(status, detail): "connecting" | "open" | "reconnecting" | "closed";
+   *   worker: in a cluster, the worker that runs the table (the page learnt it from the
+   *   server): the proxy takes the socket straight to it (docs/deploy.md)
    */
   constructor(game, token, handlers) {
     this.game = game;
     this.token = token;
     this.handlers = handlers;
+    this.worker = handlers.worker || "";
     this.ws = null;
     this.attempt = 0;
     this.timer = null;
     this.pinger = null;
     this.stopped = false;
     this.final = null;
+    this.asking = false; // asking which worker runs the table, before reconnecting
   }
 
   url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const q = `?protocol=${PROTOCOL}${this.token ? `&token=${encodeURIComponent(this.token)}` : ""}`;
+    const w = this.worker ? `&w=${encodeURIComponent(this.worker)}` : "";
+    const q = `?protocol=${PROTOCOL}${this.token ? `&token=${encodeURIComponent(this.token)}` : ""}${w}`;
     return `${proto}//${location.host}/ws/${encodeURIComponent(this.game)}${q}`;
   }
 
   connect() {
     if (this.stopped) return;
     this.handlers.onStatus(this.attempt ? "reconnecting" : "connecting");
+    if (this.attempt && this.worker) {
+      // the table may have moved to another worker (a takeover, a drain): ask which one
+      // runs it now; the old address still works (the proxy falls back to any worker)
+      fetch(`/api/games/${encodeURIComponent(this.game)}/worker`, { cache: "no-store" })
+        .then((r) => (r.ok ? r.json() : null))
+        .then((j) => { if (j && "worker" in j) this.worker = j.worker || ""; })
+        .catch(() => {})
+        .finally(() => { this.asking = false; this.dial(); });
+      this.asking = true;
+      return;
+    }
+    this.dial();
+  }
+
+  dial() {
+    if (this.stopped) return;
     let ws;
     try {
       ws = new WebSocket(this.url());
@@ -107,7 +128,7 @@ export class TableSocket {
 
   /** Reconnect at once (a "retry now" button, or the page becoming visible again). */
   nudge() {
-    if (this.stopped || (this.ws && this.ws.readyState <= 1)) return;
+    if (this.stopped || this.asking || (this.ws && this.ws.readyState <= 1)) return;
     clearTimeout(this.timer);
     this.connect();
   }

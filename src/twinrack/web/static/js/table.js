@@ -4,4 +4,5 @@ import { App } from "./table/app.js";
 
 const root = document.getElementById("table-root");
 root.textContent = "";
-render(html`<${App} game=${root.dataset.game} token=${root.dataset.token || ""} />`, root);
+render(html`<${App} game=${root.dataset.game} token=${root.dataset.token || ""}
+                  worker=${root.dataset.worker || ""} />`, root);

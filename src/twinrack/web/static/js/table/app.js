@@ -96,11 +96,11 @@ function keyCommands(play, f, toggleHints, help) {
     claim: () => act(legal.bestClaim()), pass: () => act(legal.one("pass")) };
 }
 
-export function App({ game, token }) {
+export function App({ game, token, worker }) {
   const [hintsOn, setHintsOn] = useState(true);
   const [help, setHelp] = useState(false);
   const [confirm, setConfirm] = useState(null); // an action that kills its rack, asked first
-  const table = useTableSocket(game, token, hintsOn);
+  const table = useTableSocket(game, token, hintsOn, worker);
   const { msg, conn } = table;
   const selection = useSelection(msg && msg.view);
   useScoreInView(!!(msg && msg.score));

@@ -73,8 +73,9 @@ function onMessage(t, m) {
 }
 
 /** Open the socket for the life of the page; `t` holds the setters and refs. */
-function connect(t, game, token) {
+function connect(t, game, token, worker) {
   const s = new TableSocket(game, token, {
+    worker,
     onMessage: (m) => onMessage(t, m),
     onStatus(status, detail) {
       t.setConn({ status, detail });
@@ -100,7 +101,7 @@ function connect(t, game, token) {
   };
 }
 
-export function useTableSocket(game, token, hintsOn) {
+export function useTableSocket(game, token, hintsOn, worker = "") {
   const [msg, setMsg] = useState(null);
   const [players, setPlayers] = useState(null);
   const [log, setLog] = useState([]);
@@ -112,7 +113,7 @@ export function useTableSocket(game, token, hintsOn) {
   const hints = useRef(hintsOn);
   hints.current = hintsOn;
   const t = { setMsg, setPlayers, setLog, setConn, setNotice, setPending, sock, retry, hints };
-  useEffect(() => connect(t, game, token), []);
+  useEffect(() => connect(t, game, token, worker), []);
   // a command that got no answer (lost connection) must not block the buttons for ever
   useEffect(() => {
     if (!pending) return undefined;
