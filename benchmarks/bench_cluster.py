@@ -150,7 +150,7 @@ async def _state(ws: Any) -> dict[str, Any]:
 
 
 async def takeover(cluster: Any, created: list[tuple[str, dict[int, str]]],
-                   limit: float) -> dict[str, Any]:
+                   limit: float) -> dict[str, Any] | None:
     from tests.server.cluster_harness import sql
 
     rows = sql("SELECT l.owner, l.game_id FROM leases l JOIN games g ON g.id = l.game_id "
@@ -158,6 +158,8 @@ async def takeover(cluster: Any, created: list[tuple[str, dict[int, str]]],
     owned: dict[str, list[str]] = {}
     for r in rows:
         owned.setdefault(r.owner, []).append(r.game_id)
+    if not owned:
+        return None  # every game ended during the load (more tables, or fewer seconds)
     victim = max(owned, key=lambda w: len(owned[w]))
     tokens = dict(created)
     games = owned[victim][:30]
@@ -210,7 +212,8 @@ def main() -> None:
             print(json.dumps(result), flush=True)
             if i == len(counts) - 1 and n > 1:
                 moved = asyncio.run(takeover(cluster, created, args.takeover_seconds))
-                print(json.dumps(moved), flush=True)
+                print(json.dumps(moved or {"takeover": "no game left in play to kill"}),
+                      flush=True)
     print(f"\n{args.tables} tables through nginx (think {args.think} s), "
           f"{args.seconds:g} s each, sockets "
           f"{'spread blindly' if args.no_hint else 'sent to the owner (hint)'}:")
