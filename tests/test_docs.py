@@ -50,7 +50,9 @@ Kinds
                     status ``exit=N`` (0); ``stdout-has=TEXT``
 ``output``          block: exactly the standard output of the shell block before it
 ``synopsis``        block: each ``twinrack`` line names a real command with its real
-                    options (all of them, unless the line ends with ``...``)
+                    options (all of them, unless the line ends with ``...``), and every
+                    command is named
+``usage``           block: as ``synopsis``, without naming every command
 ``layout``          block: every file and folder named exists
 ``json-lines``      block: each line is one JSON value
 ``json-spans``      text: each inline ``{...}`` of it is one JSON value
@@ -92,7 +94,8 @@ from twinrack.errors import CardError
 from twinrack.tiles import CANONICAL, format_tiles, parse_tiles
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = ["docs/card-language.md", "README.md", "docs/protocol.md", "docs/architecture.md"]
+DOCS = ["docs/card-language.md", "README.md", "docs/protocol.md", "docs/architecture.md",
+        "docs/bots.md"]
 #: the installed command, beside the running interpreter or in the project's .venv
 TWINRACK = next((p for p in (Path(sys.executable).parent / "twinrack",
                              ROOT / ".venv" / "bin" / "twinrack") if p.exists()),
@@ -585,8 +588,22 @@ def synopsis_lines(text: str) -> list[str]:
     return out
 
 
+@check("usage")
+def _usage(m: Marked, ctx: Context) -> None:
+    _command_lines(m)
+
+
 @check("synopsis")
 def _synopsis(m: Marked, ctx: Context) -> None:
+    covered = _command_lines(m)
+    commands = _commands()
+    leaves = {k for k, c in commands.items() if k and not hasattr(c, "commands")}
+    assert leaves <= covered, f"not in the synopsis: {sorted(leaves - covered)}"
+
+
+def _command_lines(m: Marked) -> set[tuple[str, ...]]:
+    """Each ``twinrack`` line of the block names a real command with its real options (all
+    of them, unless the line ends with ``...``); the commands named."""
     commands = _commands()
     covered: set[tuple[str, ...]] = set()
     for line in synopsis_lines(m.body):
@@ -610,8 +627,7 @@ def _synopsis(m: Marked, ctx: Context) -> None:
             if not line.endswith("...") and len(names) == 1:
                 assert real <= listed, \
                     f"'twinrack {' '.join(key)}' also has {sorted(real - listed)}"
-    leaves = {k for k, c in commands.items() if k and not hasattr(c, "commands")}
-    assert leaves <= covered, f"not in the synopsis: {sorted(leaves - covered)}"
+    return covered
 
 
 @check("layout")
