@@ -3,8 +3,9 @@ three biggest mistakes explained in words.
 
 Every decision the player had a real choice in (a discard, a claim or a pass, an exposure,
 a Mah Jongg declared or kept, a Joker exchange) is replayed from the record and looked at
-from the player's own view only. The expert (untimed, sampled futures included) says what
-it would have done; both that choice and the one played are rated by the chance of
+from the player's own view only. The master (:mod:`twinrack.bots.master`: the untimed
+expert, its choice checked by racing futures near the end) says what it would have done;
+both that choice and the one played are rated by the chance of
 finishing every open rack before the wall is spent and by the expected points of the best
 plan (its chance times its card value), from the tiles the player had not seen
 (:mod:`twinrack.bots.odds`). The decisions that lost most by that measure are then played
@@ -24,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from twinrack.bots.expert import ExpertBot
+from twinrack.bots.master import MasterBot
 from twinrack.bots.greedy import Racks, minus, open_racks, plus, with_exposure
 from twinrack.bots.odds import candidates, chances, needs
 from twinrack.bots.playout import Playout
@@ -117,10 +118,11 @@ def tile_words(tile: int) -> str:
 
 
 class Judge:
-    """Rates choices from one seat's view with the expert's odds."""
+    """Rates choices from one seat's view with the expert's odds; the best choice is the
+    master's (its default budget of simulations: the same choice on any machine)."""
 
     def __init__(self, card: Card) -> None:
-        self.expert = ExpertBot(card, budget_ms=float("inf"))
+        self.expert = MasterBot(card)
         self.plans = self.expert.plans
 
     def outlook(self, free: Sequence[int], racks: Racks, unseen_counts: Sequence[int],
@@ -210,7 +212,7 @@ def review(record: dict[str, Any], seat: int, card: Card, *, searched: int = SEA
 
 def rate(judge: Judge, seen: View, legal: Sequence[Action], played: Action, number: int,
          rng: random.Random) -> Rating:
-    """One decision rated: the expert's choice against the one played."""
+    """One decision rated: the master's choice against the one played."""
     seat = position(seen)
     best = judge.expert.choose(seen, legal, random.Random(rng.getrandbits(32)))
     mine = judge.after(seen, seat, played)
