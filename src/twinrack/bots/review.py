@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from twinrack.bots.master import MasterBot
 from twinrack.bots.greedy import Racks, minus, open_racks, plus, with_exposure
+from twinrack.bots.master import MasterBot
 from twinrack.bots.odds import candidates, chances, needs
 from twinrack.bots.playout import Playout
 from twinrack.bots.seen import Position, position, unseen
