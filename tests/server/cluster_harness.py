@@ -196,7 +196,9 @@ class Player:
         deadline = time.monotonic() + self.patience
         while True:
             try:
-                self.ws = connect(self.url, open_timeout=5, close_timeout=1)
+                # entered as a context manager (websockets 17.1 warns otherwise); the
+                # socket outlives this call and close() ends it
+                self.ws = connect(self.url, open_timeout=5, close_timeout=1).__enter__()
                 self.state = self._next_state(10)
                 return
             except (OSError, ConnectionClosed, TimeoutError, KeyError):
