@@ -122,8 +122,8 @@ class Judge:
     master's (its default budget of simulations: the same choice on any machine)."""
 
     def __init__(self, card: Card) -> None:
-        self.expert = MasterBot(card)
-        self.plans = self.expert.plans
+        self.master = MasterBot(card)
+        self.plans = self.master.plans
 
     def outlook(self, free: Sequence[int], racks: Racks, unseen_counts: Sequence[int],
                 picks: int) -> Outlook:
@@ -149,23 +149,23 @@ class Judge:
         left = unseen(seen)
         if isinstance(action, Discard):
             return self.outlook(minus(seat.free, (action.tile,)), racks, left,
-                                self.expert.picks_left(seen, True))
+                                self.master.picks_left(seen, True))
         if isinstance(action, Pass) and seen.window is not None:
-            return self.outlook(seat.free, racks, left, self.expert.picks_left(seen, False))
+            return self.outlook(seat.free, racks, left, self.master.picks_left(seen, False))
         if isinstance(action, Claim) and action.kind == "expose" and seen.window is not None:
             tile = seen.window[1]
             best: Outlook | None = None
-            for rack, tiles in self.expert.exposure_options(seat, tile):
+            for rack, tiles in self.master.exposure_options(seat, tile):
                 got = self.best_discard(minus(plus(seat.free, tile), tiles),
                                         with_exposure(racks, rack, tiles), left,
-                                        self.expert.picks_left(seen, False) - 1)
+                                        self.master.picks_left(seen, False) - 1)
                 if best is None or got.points > best.points:
                     best = got
             return best
         if isinstance(action, Expose):
             return self.best_discard(minus(seat.free, action.tiles),
                                      with_exposure(racks, action.rack, action.tiles), left,
-                                     self.expert.picks_left(seen, True))
+                                     self.master.picks_left(seen, True))
         return None
 
     def best_discard(self, free: Sequence[int], racks: Racks, left: Sequence[int],
@@ -214,7 +214,7 @@ def rate(judge: Judge, seen: View, legal: Sequence[Action], played: Action, numb
          rng: random.Random) -> Rating:
     """One decision rated: the master's choice against the one played."""
     seat = position(seen)
-    best = judge.expert.choose(seen, legal, random.Random(rng.getrandbits(32)))
+    best = judge.master.choose(seen, legal, random.Random(rng.getrandbits(32)))
     mine = judge.after(seen, seat, played)
     theirs = judge.after(seen, seat, best) if best != played else mine
     if mine is None or theirs is None:
