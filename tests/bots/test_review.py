@@ -4,6 +4,7 @@ refuses a seat not at the table with one line."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from pathlib import Path
@@ -32,6 +33,7 @@ GAMES = [("siamese", 2, 11, BAD_AT), ("siamese", 2, 12, 8), ("royale", 4, 13, 10
          ("imperial", 2, 15, 15)]
 
 
+@functools.cache  # the command's test reviews the first game again: played once
 def game_with_a_bad_discard(variant: str = "siamese", players: int = 2, label: int = 11,
                             bad_at: int = BAD_AT) -> tuple[dict[str, object], int, str]:
     """Greedy (seat 0) against experts; seat 0 once, at its ``bad_at``-th discard, throws
@@ -70,7 +72,7 @@ def points_after(judge: Judge, seen: View, me: Position, action: Discard) -> flo
 
 @pytest.fixture(scope="module")
 def bad_game() -> tuple[dict[str, object], int, str]:
-    return game_with_a_bad_discard()
+    return game_with_a_bad_discard(*GAMES[0])  # the arguments the cache knows it by
 
 
 @pytest.mark.parametrize(("variant", "players", "label", "bad_at"), GAMES,
