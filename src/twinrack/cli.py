@@ -79,11 +79,13 @@ def unfit(cc: CompiledCard, exposures: list[Exposure]) -> str | None:
     """Why no line of the card can hold these exposures on one rack, or None when one can."""
     if cc.rack_alive(exposures):
         return None
+    hidden = (" but a concealed one (--open plays those open)"
+              if cc.open_lines.rack_alive(exposures) else "")
     alone = next((x for x in exposures if not cc.rack_alive([x])), None)
     if alone is not None:
-        return f"the exposure {alone} fits no line of the card"
+        return f"the exposure {alone} fits no line of the card{hidden}"
     return (f"the exposures {' and '.join(str(x) for x in exposures)} fit no line of the "
-            "card together")
+            f"card together{hidden}")
 
 
 def pair_needs(cc: CompiledCard, counts: Any, plan: PairPlan,
@@ -128,6 +130,9 @@ def pair_needs(cc: CompiledCard, counts: Any, plan: PairPlan,
 CardArg = Annotated[str | None, typer.Argument(help="card file (default: the practice card)")]
 CardOpt = Annotated[str | None, typer.Option("--card", help="card file (default: practice)")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON")]
+OpenOpt = Annotated[bool, typer.Option(
+    "--open", help="concealed (C) lines may take exposures too, as the 2024 Siamese revision "
+                   "plays them (by default a C line admits no exposure)")]
 
 
 @card_app.command("check")
@@ -168,8 +173,10 @@ def card_show(card: CardArg = None) -> None:
             note = f"  [dim]{h.note}[/dim]" if h.note else ""
             flags = _flags(h)
             out.print(f"  {h.pattern:<36} {flags:>10} {h.value:>4}   [cyan]{h.id}[/cyan]{note}")
-    out.print("\n[dim]C = concealed (no exposure before Mah Jongg); * = +25 when jokerless in "
-              "Royale; declared = announce right after the deal.[/dim]")
+    out.print("\n[dim]C = concealed (no exposure before Mah Jongg; the 2024 Siamese revision "
+              "lets any line be played open, without the closed +10); * = +25 when "
+              "jokerless with two or more sets; declared = announce right after the "
+              "deal.[/dim]")
 
 
 @card_app.command("match")
@@ -178,6 +185,7 @@ def card_match(
     card: CardOpt = None,
     exposed: Annotated[list[str] | None, typer.Option(
         "--exposed", help="one exposed group among the rack's tiles (repeatable)")] = None,
+    all_open: OpenOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Which card lines a 14-tile rack makes (exit 0 when one does, 1 when none)."""
@@ -192,7 +200,7 @@ def card_match(
                 fail(f"--exposed '{x}' is not among the tiles of --rack")
             concealed.remove(t)
     c = open_card(card)
-    cc = compiled(c)
+    cc = compiled(c, open_lines=all_open)
     problem = unfit(cc, exposures)
     matches = cc.matches(counts_of(concealed), exposures)
     if as_json:
@@ -225,6 +233,7 @@ def card_away(
     exposed2: Annotated[list[str] | None, typer.Option(
         "--exposed2", help="one exposed group of rack 2 (repeatable)")] = None,
     top: Annotated[int | None, typer.Option("--top", help="how many to list")] = None,
+    all_open: OpenOpt = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Tiles away from each line, or the best pairs of lines for two racks with what each
@@ -243,7 +252,7 @@ def card_away(
         fail(f"one rack holds 1 to 14 tiles; --tiles and --exposed give {total}")
     if racks == 2 and total not in (27, 28):
         fail(f"two racks share 27 or 28 tiles; --tiles and the exposures give {total}")
-    cc = compiled(open_card(card))
+    cc = compiled(open_card(card), open_lines=all_open)
     if racks == 1:
         away_one(cc, held, exp1, top, as_json)
     else:

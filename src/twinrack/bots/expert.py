@@ -148,6 +148,7 @@ class ExpertBot(GreedyBot):
 
     def prepare(self, view: View) -> None:
         """Start a decision on this view: its deadline, the table, what it remembers."""
+        self.follow(view)
         self.deadline = time.perf_counter() + self.budget_ms / 1000
         self.wide = view.players > 2 or view.racks > 2
         self.pace = PACE if self.wide else 1.0

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 
 from twinrack.bots.plans import AwayValue, Exposures, Plan, Planner, planner
-from twinrack.bots.seen import Position, position
+from twinrack.bots.seen import Position, open_lines, position
 from twinrack.card import Card, practice_card
 from twinrack.card.compiled import IMPOSSIBLE
 from twinrack.card.exposure import Exposure
@@ -99,6 +99,14 @@ class GreedyBot:
         self._best.clear()
         self._discards.clear()
 
+    def follow(self, view: View) -> None:
+        """Plan on the card as this table plays it: with concealed lines open to
+        exposures or not (the revision's rule, section 5)."""
+        want = open_lines(view)
+        if self.plans.open_lines != want:
+            self.plans = planner(self.card, want)
+            self.reset()
+
     # ------------------------------------------------------------------ cached planning
 
     def best(self, free: Sequence[int], racks: Racks) -> Plan:
@@ -129,6 +137,7 @@ class GreedyBot:
     # ------------------------------------------------------------------ the protocol
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        self.follow(view)
         if len(legal) == 1:
             return legal[0]
         seat = position(view)

@@ -36,7 +36,7 @@ import numpy as np
 from twinrack.bots.expert import ExpertBot
 from twinrack.bots.greedy import Racks, minus, open_racks, plus
 from twinrack.bots.plans import Planner, planner
-from twinrack.bots.seen import Position, position, unseen
+from twinrack.bots.seen import Position, open_lines, position, unseen
 from twinrack.card import Card
 from twinrack.card.compiled import IMPOSSIBLE, compiled
 from twinrack.card.model import Hand
@@ -382,7 +382,7 @@ def _mahjongg(view: View, card: Card, seat: Position, legal: Sequence[Action]
                 and (a.tiles or sum(x.size for x in seat.exposures[a.rack]) == 14)]
     if not declared:
         return None
-    cc = compiled(card)
+    cc = compiled(card, open_lines=open_lines(view))
     best_on: dict[int, Hand | None] = {}
     for a in declared:
         counts = [0] * NUM_KINDS
@@ -520,7 +520,7 @@ def hints(view: View, card: Card, top: int = 3, legal: Sequence[Action] = (),
     seat = position(view)
     unseen_counts = unseen(view)
     racks = open_racks(seat)
-    pl = planner(card)
+    pl = planner(card, open_lines(view))
     mahjongg = _mahjongg(view, card, seat, legal)
     tile = None
     if mahjongg is None and "discard" in view.verbs:

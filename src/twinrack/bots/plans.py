@@ -8,6 +8,8 @@ pairing the racks two by two, each pair taking the tiles it uses before the next
 Lines flagged ``declared`` (Atomic-style) are made only after a declaration right after
 the deal, so plans leave them out: the planner works on the shared compiled card limited to
 the other lines (``compiled(card).without_declared``); way indices are the card's own.
+Under the 2024 revision a concealed line may be played with exposures too: a planner made
+with ``open_lines`` plans on that card (``compiled(card, open_lines=True)``).
 """
 
 from __future__ import annotations
@@ -66,10 +68,12 @@ _NONE = Plan((), IMPOSSIBLE)
 class Planner:
     """Plans for one card. Build with :func:`planner`."""
 
-    def __init__(self, card: Card) -> None:
+    def __init__(self, card: Card, open_lines: bool = False) -> None:
         self.card = card
+        #: concealed lines accept exposures (the 2024 revision)
+        self.open_lines = open_lines
         #: the card's compiled card, limited to the lines that are not declared at the deal
-        self.cc: CompiledCard = compiled(card).without_declared
+        self.cc: CompiledCard = compiled(card, open_lines=open_lines).without_declared
         cc = self.cc
         self.ways: list[Way] = cc.ways
         #: the lines a plan may aim for (a way's line is ``cc.hand_of(way)``: way indices
@@ -196,7 +200,8 @@ class Planner:
         return [int(x) for x in out]
 
 
-def planner(card: Card) -> Planner:
-    """The planner of ``card``: cheap to make, it holds only what :func:`compiled`
-    already keeps for the card."""
-    return Planner(card)
+def planner(card: Card, open_lines: bool = False) -> Planner:
+    """The planner of ``card`` (with concealed lines open to exposures when
+    ``open_lines``): cheap to make, it holds only what :func:`compiled` already keeps for
+    the card."""
+    return Planner(card, open_lines)

@@ -28,6 +28,7 @@ import numpy as np
 from twinrack.bots.greedy import Racks, minus, open_racks, plus, with_exposure
 from twinrack.bots.master import MasterBot
 from twinrack.bots.odds import candidates, chances, needs
+from twinrack.bots.plans import Planner
 from twinrack.bots.playout import Playout
 from twinrack.bots.seen import Position, position, unseen
 from twinrack.card import Card
@@ -123,7 +124,12 @@ class Judge:
 
     def __init__(self, card: Card) -> None:
         self.master = MasterBot(card)
-        self.plans = self.master.plans
+
+    @property
+    def plans(self) -> Planner:
+        """The master's planner, on the card as the reviewed table played it (the master
+        follows each view it is asked about)."""
+        return self.master.plans
 
     def outlook(self, free: Sequence[int], racks: Racks, unseen_counts: Sequence[int],
                 picks: int) -> Outlook:

@@ -60,8 +60,19 @@ def own_counts(view: View) -> list[int]:
 
 
 @cache
+def _rules(variant: str, players: int, revision: str) -> RuleSet:
+    return RuleSet(variant=variant, players=players, revision=revision)
+
+
+@cache
 def _scoring_rules(variant: str, players: int, revision: str) -> ScoringRules:
-    return RuleSet(variant=variant, players=players, revision=revision).scoring_rules()
+    return _rules(variant, players, revision).scoring_rules()
+
+
+def open_lines(view: View) -> bool:
+    """Concealed lines may be played with exposures at this table (its revision says so,
+    docs/rules.md section 5)."""
+    return _rules(view.variant, view.players, view.revision).open_lines
 
 
 def scoring_rules(view: View) -> ScoringRules:

@@ -216,7 +216,24 @@ class CompiledCard:
         scoped._racks = {}
         scoped._alive = {}
         scoped.__dict__.pop("without_declared", None)
+        scoped.__dict__.pop("open_lines", None)
         return scoped
+
+    @cached_property
+    def open_lines(self) -> CompiledCard:
+        """The card as played when every line may take exposures, a concealed one ("C")
+        included (the 2024 Siamese revision, docs/rules.md section 5): a Mah Jongg made
+        that way is simply not closed. The same card when no line is concealed."""
+        if not self.way_concealed.any():
+            return self
+        opened = copy.copy(self)
+        opened.way_concealed = _frozen(np.zeros(self.n_ways, dtype=bool))
+        opened._racks = {}
+        opened._alive = {}
+        for name in ("without_declared", "open_lines"):
+            opened.__dict__.pop(name, None)
+        opened.__dict__["open_lines"] = opened
+        return opened
 
     @cached_property
     def without_declared(self) -> CompiledCard:
@@ -246,7 +263,7 @@ class CompiledCard:
     def fitting(self, exposures: Sequence[Exposure]) -> BoolArray:
         """Which ways can hold all these exposures, each filling one whole group of its
         tile and size (and so are still possible for that rack). A concealed line admits
-        no exposure."""
+        no exposure, except on :attr:`open_lines`."""
         fit: BoolArray = self.rack(exposures).fit.copy()
         return fit
 
@@ -528,12 +545,13 @@ class CompiledCard:
 _COMPILED: dict[str, CompiledCard] = {}
 
 
-def compiled(card: Card) -> CompiledCard:
+def compiled(card: Card, *, open_lines: bool = False) -> CompiledCard:
     """The compiled card of ``card``, built once per card text (its sha256) and shared by
-    the engine, the bots and every other user."""
+    the engine, the bots and every other user; with ``open_lines``, the card on which a
+    concealed line may take exposures too (:attr:`CompiledCard.open_lines`)."""
     found = _COMPILED.get(card.sha256)
     if found is None:
         if len(_COMPILED) >= _CARD_CACHE:
             _COMPILED.clear()
         found = _COMPILED[card.sha256] = CompiledCard(card)
-    return found
+    return found.open_lines if open_lines else found

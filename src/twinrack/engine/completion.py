@@ -40,14 +40,15 @@ Declarations = dict[tuple[int, tuple[int, ...]], LineMade]
 
 
 def whole_card(st: GameState) -> CompiledCard:
-    """The game's compiled card, declared lines included."""
-    return compiled(st.card)
+    """The game's compiled card, declared lines included, with concealed lines open to
+    exposures when the rules say so (section 5)."""
+    return compiled(st.card, open_lines=st.rules.open_lines)
 
 
 def playable(st: GameState) -> CompiledCard:
     """The game's compiled card without the lines declared at the deal: what a rack not
     under a declared hand can make (section 7)."""
-    return compiled(st.card).without_declared
+    return whole_card(st).without_declared
 
 
 def rack_alive(st: GameState, exposures: Sequence[Exposure]) -> bool:

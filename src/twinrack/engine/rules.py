@@ -122,6 +122,13 @@ class RuleSet:
         return self.revision == "2024"
 
     @property
+    def open_lines(self) -> bool:
+        """Every line may be played with exposures, a concealed ("C") one included, which
+        then earns no closed bonus: the 2024 revision; under 2019 a concealed line stays
+        concealed until its Mah Jongg (docs/rules.md, section 5)."""
+        return self.revision == "2024"
+
+    @property
     def royale_bonuses(self) -> bool:
         if self.royale_scoring is not None:
             return self.royale_scoring
