@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from tests.engine.helpers import R, legal_texts, lines, play, rig
-from twinrack.engine import apply, parse_action, view
+from tests.engine.helpers import R, all_legal_texts, legal_texts, lines, play, rig
+from twinrack.engine import apply, events_for, parse_action, view
 from twinrack.errors import IllegalActionError
+from twinrack.tiles import tile_index
 
 # Honors-7 "NNN EEE WWW SSS DDa" (50, concealed): the only line of the practice card with a
 # pung of West, so an exposed W W W fits nothing else
@@ -50,3 +51,45 @@ def test_2024_closed_concealed_line_keeps_its_bonus() -> None:
     assert "0: mahjongg 1 N N N E E E W W W S S S 0 0" in legal_texts(g, 0)
     play(g, "0: mahjongg 1 N N N E E E W W W S S S 0 0")
     assert g.players[0].racks[0].mahjongg.closed  # type: ignore[union-attr]
+
+
+# ------------------------------------------------------------------ moves out of turn
+
+
+def moves_of(g, seat: int) -> list[str]:  # type: ignore[no-untyped-def]
+    return [t for t in all_legal_texts(g, seat) if ": move " in t]
+
+
+def test_a_seat_moves_tiles_between_its_racks_while_another_seat_plays() -> None:
+    g = rig(R(), ["5B", "7D"], picks="2B 3B")
+    assert g.phase == "turn" and g.current == 0
+    assert "1: move 1B 1>2" in moves_of(g, 1)
+    seen0, public = view(g, 0), g.public_version
+    assert play(g, "1: move 1B 1>2") == ["move 1 1B 1>2"]
+    assert view(g, 0) == seen0 and g.public_version == public  # nothing seat 0 sees
+    assert g.seen_version(1) == g.version > g.seen_version(0)
+    assert view(g, 1).counts[1][tile_index("1B")] == 1  # type: ignore[index]
+    assert not any("move" in str(e) for e in events_for(g, 0))
+    assert not any("move" in str(e) for e in events_for(g, None))
+    assert "move 1 1B 1>2" in [str(e) for e in events_for(g, 1)]
+
+
+def test_moves_during_a_claim_window_by_the_seat_to_answer_and_by_the_discarder() -> None:
+    g = rig(R(), ["5B", "7D"], picks="2B 3B")
+    play(g, "0: discard 5B")
+    assert g.phase == "window" and g.to_act() == [1]
+    assert "1: pass" in legal_texts(g, 1) and "1: move 1B 1>2" in moves_of(g, 1)
+    discarder = moves_of(g, 0)  # the discarder, who answers nothing, arranges too
+    assert discarder
+    play(g, "1: move 1B 1>2", discarder[0])
+    assert g.phase == "window" and g.to_act() == [1]  # a move answers nothing
+    play(g, "1: pass")
+    assert g.phase == "turn" and g.current == 1
+
+
+def test_no_move_under_a_declared_hand_nor_before_play_begins() -> None:
+    g = rig(R(declared_hands=True), ["5B"], picks="2B 3B")
+    assert g.phase == "declare"
+    with pytest.raises(IllegalActionError) as err:
+        apply(g, parse_action("1: move 1B 1>2"))
+    assert err.value.code in ("declare_phase", "not_your_turn")
