@@ -52,9 +52,8 @@ KeepSetting = Callable[[str, int, bool], Awaitable[None]]
 #: the actions stored after ``seq`` (what a write that seemed to fail may have stored)
 Tail = Callable[[str, int], Awaitable[list[dict[str, Any]]]]
 
-#: up to this many racks a seat, claim advice is worked out on the event loop (see
-#: LiveTable._prepare_legal)
-POOLED_ADVICE_RACKS = 2
+#: up to this many racks a seat, claim advice is worked out on the event loop
+POOLED_ADVICE_RACKS = 2  # (see LiveTable._prepare_legal)
 #: the longest wait between two attempts to reach the database while paused
 MAX_BACKOFF = 5.0
 
@@ -91,14 +90,12 @@ class LiveTable:
         self.thinking: set[tuple[int, int]] = set()  # (seat, version) with a bot job out
         self.hint_cache: dict[tuple[int, int], dict[str, Any] | None] = {}
         self.hint_jobs: set[tuple[int, int]] = set()
-        #: seat -> (version, its legal actions as protocol objects, encoded): built once a
-        #: version
+        #: seat -> (version, its legal actions as protocol objects, encoded), once a version
         self.legal_sent: dict[int, tuple[int, Any]] = {}
         #: the pieces of state messages encoded once (server/encoding.py)
         self.encoder = Encoder()
         self.helpers: set[asyncio.Task[Any]] = set()
         self.last_used = time.monotonic()
-        #: the game a finished table went on to (its id and its seats' tokens), made by
         #: the game the seats went on to (made by the first seat to ask; each keeps its
         #: token there, so the link is the same for all and says nothing secret)
         self.rematch: str | None = None
@@ -237,11 +234,9 @@ class LiveTable:
             self._resume(cmd.rows)
 
     async def _timer(self, cmd: TableCommand) -> None:
-        """The call timer ran out: pass for every person still to answer. (Its version is
-        the public one: a move between one's own racks neither restarts nor stops it.)"""
+        """The call timer ran out (its version is the public one: moves do not count)."""
         st = self.state
-        if (self.deadline is None or cmd.version != st.public_version or st.over
-                or self.paused):
+        if self.deadline is None or cmd.version != st.public_version or st.over or self.paused:
             return
         if time.monotonic() < self.deadline[1] - 0.01:
             self._schedule()
@@ -316,8 +311,8 @@ class LiveTable:
         public = self.state.public_version
         if not await self._commit(action, by=by, msg_id=msg_id):
             return False
-        if self.state.public_version == public:  # a move between the seat's own racks
-            self._broadcast(only=action.seat)  # the others see nothing new
+        if self.state.public_version == public:  # a move: the others see nothing new
+            self._broadcast(only=action.seat)
             return True
         await self._prepare_legal()
         self._announce()
@@ -356,28 +351,27 @@ class LiveTable:
         return True
 
     def _take(self, nxt: GameState, key: tuple[int, str] | None, version: int,
-              keep_deadline: bool = False) -> None:
+              keep_deadline: bool = False) -> None:  # keep it after a move: the timer runs on
         self.state = nxt
         self.last_used = time.monotonic()
         if key is not None:
             self.msg_ids[key] = version
-        if not keep_deadline:  # a private move leaves the call timer running
+        if not keep_deadline:
             self.deadline = None
 
     def _adopt(self, nxt: GameState) -> None:
         self._take(nxt, None, nxt.public_version)
         self._announce()
 
-    def _announce(self) -> None:
-        self._schedule(announce=False)  # sets the call timer first, so the views carry it
+    def _announce(self) -> None:  # the call timer is set first, so the views carry it
+        self._schedule(announce=False)
         self._broadcast()
 
     # ------------------------------------------------------------------ auto-pass
 
     def _silent(self, st: GameState | None = None) -> list[int]:
-        """The people to act whose only legal action is to pass (on a discard, or on
-        declaring right after the deal), unless they asked always to be asked (in ``st``:
-        the table's game unless told)."""
+        """The people to act whose only choice is to pass (on a discard, or on declaring),
+        unless they asked always to be asked (in ``st``: the table's game unless told)."""
         st = self.state if st is None else st
         if st.phase not in ("window", "declare"):
             return []
@@ -475,10 +469,8 @@ class LiveTable:
 
     def _bot_should_play(self, seat: int) -> bool:
         s = self.seats[seat]
-        if s.is_bot:
-            return True
-        return (s.connected == 0 and s.left_at is not None
-                and time.monotonic() - s.left_at >= self.grace_seconds)
+        return s.is_bot or (s.connected == 0 and s.left_at is not None
+                            and time.monotonic() - s.left_at >= self.grace_seconds)
 
     def _schedule(self, announce: bool = True) -> None:
         """After any change: let bots move, start the call timer, wake for absent players."""
@@ -538,8 +530,7 @@ class LiveTable:
                 for s in self.seats]
 
     def _takeover_ms(self, s: LiveSeat) -> int | None:
-        """For a person whose connections all closed: the time left before a bot plays for
-        them (the grace period), while it runs."""
+        """For a person whose connections all closed: the grace period's time left."""
         if s.is_bot or s.connected or s.left_at is None or self.state.over:
             return None
         left = s.left_at + self.grace_seconds - time.monotonic()
@@ -609,12 +600,10 @@ class LiveTable:
         self._send_state(conn)
 
     async def _prepare_legal(self) -> None:
-        """In a claim window of a game of more than two racks, the legal actions of the
-        seats to act, with what each claim would do, are worked out in the worker pool
-        before anyone is told: trying every claim on four racks took up to 0.18 s, too
-        long for the event loop. With two racks it stays under about 12 ms, less than the
-        trip to the pool costs in latency, so it is done here. Should the pool fail, the
-        claims go out without their advice rather than hold the table up."""
+        """In a claim window with more than two racks a seat, the seats' legal actions and
+        what each claim would do are worked out in the worker pool first (up to 0.18 s on
+        four racks; with two, under 12 ms, less than the trip to the pool). Should the pool
+        fail, the claims go out without their advice rather than hold the table up."""
         st = self.state
         if (st.window is None or st.rules.racks <= POOLED_ADVICE_RACKS or self.paused
                 or self.closed):
@@ -633,8 +622,8 @@ class LiveTable:
                 self.legal_sent[seat] = (st.version, objects_json(objects))
 
     def _legal(self, seat: int | None) -> Any:
-        """The seat's legal actions as protocol objects, encoded once per version (every
-        connection of the seat shares them); none while the table is paused."""
+        """The seat's legal actions as protocol objects, encoded once per version for all
+        its connections; none while the table is paused."""
         st = self.state
         if seat is None or self.paused:
             return []
@@ -684,10 +673,9 @@ class LiveTable:
         conn.send(self.state_message(conn))
 
     def _broadcast(self, only: int | None = None) -> None:
-        """Every connection's state (``only``: the connections of that seat, after a move
-        between its own racks that nobody else sees). A message is built and encoded once
-        for all the connections that get the same one: a seat's tabs, the spectators (the
-        same seat, the same log lines not yet sent, the same hints setting)."""
+        """Every connection's state (``only``: that seat's, after a move of its own). A
+        message is built and encoded once for all the connections that get the same one:
+        a seat's tabs, the spectators (same seat, log lines not yet sent, hints setting)."""
         players = self.players()
         made: dict[tuple[int | None, int, bool], tuple[dict[str, Any], str]] = {}
         for conn in list(self.conns):
