@@ -16,6 +16,7 @@ import copy
 import json
 import random
 import re
+import time
 from typing import Any
 
 import pytest
@@ -139,10 +140,20 @@ def check_blind(state: GameState, viewer: int, rng: random.Random) -> None:
         assert legal_objects(alt, viewer) == legal_objects(state, viewer)
 
 
+def settled(table: Any) -> GameState:
+    """The table's game once the passes it owes at once are made (right after the deal the
+    table passes for the seats that cannot declare: its queue may still hold them)."""
+    deadline = time.monotonic() + 10
+    while table._silent() and time.monotonic() < deadline:  # bounded: the table is busy
+        time.sleep(0.02)
+    state: GameState = table.state
+    return state
+
+
 def check_every_route(players: Players, rng: random.Random) -> int:
     client = players.client
     table = live_table(client, players.game_id)
-    state = table.state
+    state = settled(table)
     gets, sockets = game_routes(client.app)
     viewers: list[int | None] = [None, *players.tokens]
     calls = 0
