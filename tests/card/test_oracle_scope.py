@@ -15,6 +15,7 @@ from functools import cache
 import numpy as np
 
 from tests.card import oracle
+from tests.card.paths import Both
 from tests.card.holdings import (
     Rack,
     Wall,
@@ -41,10 +42,11 @@ HOLDINGS = {
 
 
 @cache
-def cards() -> tuple[tuple[Card, CompiledCard], ...]:
+def cards() -> tuple[tuple[Card, Both], ...]:
+    """The cards, each compiled and asked on both paths (tests/card/paths.py)."""
     out = []
     for card in (practice_card(), mini_card_with_declared()):
-        out.append((card, compiled(card)))
+        out.append((card, Both.of(compiled(card))))
     return tuple(out)
 
 
