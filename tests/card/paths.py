@@ -31,7 +31,7 @@ def _key(x: Any) -> Any:
 def _call(fn: Any, args: tuple[Any, ...], kw: dict[str, Any]) -> tuple[bool, Any]:
     try:
         return True, fn(*args, **kw)
-    except Exception as err:  # noqa: BLE001 - compared with the other path's
+    except Exception as err:  # compared with the other path's
         return False, err
 
 

@@ -18,7 +18,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.card import oracle
-from tests.card.paths import Both
 from tests.card.holdings import (
     Wall,
     mah_jongg_rack,
@@ -28,6 +27,7 @@ from tests.card.holdings import (
     random_rack,
     two_racks,
 )
+from tests.card.paths import Both
 from twinrack.card import Card, practice_card
 from twinrack.card.compiled import IMPOSSIBLE, CompiledCard
 from twinrack.tiles import JOKER, NUM_KINDS, ONE_SET, tile_set

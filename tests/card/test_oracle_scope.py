@@ -15,7 +15,6 @@ from functools import cache
 import numpy as np
 
 from tests.card import oracle
-from tests.card.paths import Both
 from tests.card.holdings import (
     Rack,
     Wall,
@@ -26,8 +25,9 @@ from tests.card.holdings import (
     two_racks,
     vector,
 )
+from tests.card.paths import Both
 from twinrack.card import Card, parse_card, practice_card
-from twinrack.card.compiled import IMPOSSIBLE, CompiledCard, compiled
+from twinrack.card.compiled import IMPOSSIBLE, compiled
 from twinrack.card.exposure import Exposure
 from twinrack.tiles import JOKER, NUM_KINDS, ONE_SET
 

@@ -115,8 +115,8 @@ class CompiledCard:
         self.card = card
         #: analysis limited to these ways (None: every way), see :meth:`only`
         self.scope: BoolArray | None = None
-        #: the compiled kernel answers (card/kernel.py), else the numpy code
-        self.kernel: bool = kernel.ACTIVE
+        #: the path chosen for this card (:meth:`with_kernel`); None: the process's
+        self._kernel: bool | None = None
         self._ways(card)
         self._demand()
         self._groups()
@@ -228,15 +228,21 @@ class CompiledCard:
         scoped.__dict__.pop("open_lines", None)
         return scoped
 
+    @property
+    def kernel(self) -> bool:
+        """Whether the compiled kernel answers (card/kernel.py), else the numpy code: as
+        chosen by :meth:`with_kernel`, or the process's path (``kernel.ACTIVE``)."""
+        return kernel.ACTIVE if self._kernel is None else self._kernel
+
     def with_kernel(self, on: bool) -> CompiledCard:
         """The same card answered by the compiled kernel (``on``) or by the numpy code
         alone; the two give the same answers (the tests check both against the oracle)."""
         if on and not kernel.AVAILABLE:
             raise ValueError("the compiled kernel needs numba, which is not installed")
-        if on == self.kernel:
+        if on == self._kernel:
             return self
         other = copy.copy(self)
-        other.kernel = on
+        other._kernel = on
         for name in ("without_declared", "open_lines"):
             other.__dict__.pop(name, None)
         return other

@@ -67,9 +67,8 @@ def holding_vector(counts: CountsLike) -> IntArray:
     if isinstance(counts, np.ndarray):
         if counts.shape != (NUM_KINDS,):
             raise ValueError(f"a holding is a vector of {NUM_KINDS} counts, not {counts.shape}")
-        if counts.dtype != np.int64 or not counts.flags.c_contiguous:
-            return np.ascontiguousarray(counts, dtype=np.int64)
-        return counts
+        vector: IntArray = np.ascontiguousarray(counts, dtype=np.int64)  # no copy if so
+        return vector
     if len(counts) != NUM_KINDS:
         raise ValueError(f"a holding is a vector of {NUM_KINDS} counts, not {(len(counts),)}")
     return np.fromiter(counts, np.int64, NUM_KINDS)

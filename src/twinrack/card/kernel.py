@@ -36,6 +36,7 @@ import numpy.typing as npt
 import twinrack
 from twinrack.tiles import JOKER, NUM_KINDS
 
+_numba: Any
 try:  # numba has no type stubs: it is Any here, and :func:`jit` keeps the types
     import numba as _numba
 except ImportError:  # pragma: no cover - numba is a dependency; this is the fallback
