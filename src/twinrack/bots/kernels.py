@@ -218,3 +218,21 @@ def chances(nat: IntArray, big: IntArray, holdings: IntArray, unseen: IntArray,
                     p_nat *= tails_nat[i, unseen[t], min(nat[p, t] - c, max_need)]
                 out[h, p, i] = p_nat * tails_big[i, outs, min(short, max_need)]
     return out
+
+
+def warm_up() -> None:
+    """Run the race and the chances once on a tiny position, so that they are compiled,
+    or loaded from numba's cache, now (see card/kernel.py)."""
+    from twinrack.card import kernel
+
+    if not kernel.ACTIVE:
+        return
+    plan = np.zeros((1, NUM_KINDS), dtype=np.int8)
+    plan[0, 0] = 2
+    holding = np.zeros((1, NUM_KINDS), dtype=np.int64)
+    holding[0, 1] = 1
+    race(holding, np.zeros((2, 3), dtype=np.int64), np.array([True]),
+         np.ones(1, dtype=np.int64), (plan, plan, plan.T.copy(), plan.T.copy(), plan.T.copy()))
+    tails = np.ones((1, 4, 16))
+    chances(plan.astype(np.int64), plan.astype(np.int64), holding,
+            np.ones(NUM_KINDS, dtype=np.int64), tails, tails, 15, 1)

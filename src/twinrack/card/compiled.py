@@ -597,6 +597,24 @@ class CompiledCard:
     def tracker(self, counts: CountsLike, exposures: Sequence[Exposure] = ()) -> AwayTracker:
         return AwayTracker(self, counts, exposures)
 
+    def warm_up(self) -> None:
+        """Ask every question the kernel answers once (one rack and two, with and without
+        an exposure), so that its functions are compiled, or loaded from numba's cache,
+        now rather than during the first game's decisions (card/kernel.py)."""
+        if not self.kernel:
+            return
+        big = next((g for w in self.ways for g in w.groups if g.takes_jokers), None)
+        exposed = [Exposure(big.tile, big.size)] if big is not None else []
+        counts = [1] * 28 + [0] * (NUM_KINDS - 29) + [2]
+        for x in ([], exposed):
+            self.hand_aways(counts, x)
+            self.ways_away([0], counts, x)
+            self.pair_aways(counts, np.zeros(1, dtype=np.int64),
+                            np.zeros(1, dtype=np.int64), x, exposed)
+            self.matches(counts[:13] + [0] * (NUM_KINDS - 14) + [1], x)
+            self.best_pairs(counts, x, exposed, top=2)
+            self.discard_scores(counts, x, exposed)
+
 
 _COMPILED: dict[str, CompiledCard] = {}
 

@@ -28,6 +28,7 @@ processes (server/jobs.py) pay that at start, not during a bot's decision.
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib.util import find_spec
 from typing import Any, TypeVar, cast
 
 import numpy as np
@@ -36,19 +37,13 @@ import numpy.typing as npt
 import twinrack
 from twinrack.tiles import JOKER, NUM_KINDS
 
-_numba: Any
-try:  # numba has no type stubs: it is Any here, and :func:`jit` keeps the types
-    import numba as _numba
-except ImportError:  # pragma: no cover - numba is a dependency; this is the fallback
-    _numba = None
-
 IntArray = npt.NDArray[np.int64]
 SmallArray = npt.NDArray[np.int16]
 TinyArray = npt.NDArray[np.int8]
 BoolArray = npt.NDArray[np.bool_]
 
-#: numba is installed (the kernel can run)
-AVAILABLE: bool = _numba is not None
+#: numba is installed (the kernel can run); it is imported only when first needed
+AVAILABLE: bool = find_spec("numba") is not None
 
 
 def choose(setting: str, available: bool) -> bool:
@@ -60,25 +55,72 @@ def choose(setting: str, available: bool) -> bool:
 #: the path the compiled cards of this process take unless told otherwise
 ACTIVE: bool = choose(twinrack.KERNEL_SETTING, AVAILABLE)
 
+
+def for_few_questions() -> None:
+    """Take the numpy path in a process that asks the card only a few questions (a
+    command such as ``twinrack card match``): starting the kernel (importing numba and
+    loading its compiled code: about a third of a second) would cost more than it saves.
+    ``TWINRACK_KERNEL=numba`` keeps the kernel all the same."""
+    global ACTIVE
+    if twinrack.KERNEL_SETTING != "numba":
+        ACTIVE = False
+
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
+class _Waiting:
+    """A kernel function before numba is imported (which takes a fifth of a second, so a
+    command that never asks the card for tiles away does not wait for it). Its first call
+    compiles every kernel function (:func:`build`) and from then on the modules hold the
+    compiled functions themselves."""
+
+    def __init__(self, fn: Callable[..., Any], options: dict[str, Any]) -> None:
+        self.fn = fn
+        self.options = options
+        self.compiled: Any = None
+        self.__name__ = fn.__name__
+        self.__doc__ = fn.__doc__
+
+    def __call__(self, *args: Any) -> Any:
+        build()
+        return self.compiled(*args)
+
+
+_WAITING: list[_Waiting] = []
+_numba: Any = None
+
+
+def build() -> None:
+    """Import numba and make every kernel function a compiled one, in each module that
+    holds it (its own, and those that imported it by name): numba compiles a function at
+    its first call, and then needs the functions it calls compiled too."""
+    global _numba
+    if _numba is not None:
+        return
+    import numba
+
+    _numba = numba
+    for waiting in _WAITING:
+        waiting.compiled = numba.njit(**waiting.options)(waiting.fn)
+    for waiting in _WAITING:
+        names = waiting.fn.__globals__
+        for name, value in list(names.items()):
+            if isinstance(value, _Waiting):
+                names[name] = value.compiled
+
+
+def _compiled(fn: _F, options: dict[str, Any]) -> _F:
+    if _numba is not None:
+        return cast(_F, _numba.njit(**options)(fn))
+    waiting = _Waiting(fn, options)
+    _WAITING.append(waiting)
+    return cast(_F, waiting)
+
+
 def jit(fn: _F) -> _F:
-    """``fn`` compiled by numba at its first call (kept on disk), with its own type;
-    ``fn`` itself when numba is missing (it is then never called: :data:`ACTIVE` is
-    false)."""
-    if _numba is None:  # pragma: no cover
-        return fn
-    return cast(_F, _numba.njit(cache=True, nogil=True)(fn))
-
-
-def inline(fn: _F) -> _F:
-    """A small helper of the kernel's loops, compiled into each caller (a call between
-    compiled functions passing arrays costs tens of nanoseconds: the arrays' reference
-    counts)."""
-    if _numba is None:  # pragma: no cover
-        return fn
-    return cast(_F, _numba.njit(cache=True, nogil=True, inline="always")(fn))
+    """``fn`` compiled by numba at its first call (the machine code kept on disk), with
+    its own type. Without numba it is never called (:data:`ACTIVE` is false)."""
+    return _compiled(fn, {"cache": True, "nogil": True})
 
 
 HAND_SIZE = 14

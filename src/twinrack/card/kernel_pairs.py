@@ -31,7 +31,6 @@ from twinrack.card.kernel import (
     SmallArray,
     TinyArray,
     check,
-    held,
     jit,
     sums,
 )
@@ -49,8 +48,9 @@ _FAR = 1 << 30
 #: the two questions a scan answers
 PAIRS, DISCARDS = 0, 1
 
-#: a rack as the card layer hands it over: (touched kinds, bank, big_sum, fit, exposed)
-RackArgs = tuple[IntArray, TinyArray, SmallArray, BoolArray, int]
+#: a rack as the card layer hands it over: (touched kinds, bank, big_sum, fit, exposed,
+#: entry_tot, entry_nat)
+RackArgs = tuple[IntArray, TinyArray, SmallArray, BoolArray, int, SmallArray, SmallArray]
 #: a rack with its sums: (bank, big_sum, fit, U, V, need_u = T - J - U, need_v = T - V)
 Rack = tuple[TinyArray, SmallArray, BoolArray, IntArray, IntArray, IntArray, IntArray]
 
@@ -105,40 +105,34 @@ def _within(theta: int, need_u: IntArray, need_v: IntArray, fit: BoolArray, v2: 
             ladder: tuple[IntArray, IntArray, IntArray],
             symmetric: bool) -> tuple[IntArray, IntArray]:
     """Every way pair whose bound is at most ``theta`` (rack 1's ways ascending; on a
-    symmetric holding only ``w2 >= w1``), read off the ladder of rack 2."""
+    symmetric holding only ``w2 >= w1``), read off the ladder of rack 2: counted, then
+    written."""
     order, start, best_v = ladder
-    size = max(64, 4 * order.shape[0])
-    first = np.empty(size, dtype=np.int64)
-    second = np.empty(size, dtype=np.int64)
-    m = 0
-    for a in range(need_u.shape[0]):
-        lo_u = max(need_u[a] - theta, 0)
-        lo_v = need_v[a] - theta
-        if not fit[a] or lo_u > HAND_SIZE or best_v[lo_u] < lo_v:
-            continue
-        for x in range(HAND_SIZE, lo_u - 1, -1):
-            row = (HAND_SIZE - x) * GRID
-            for p in range(start[row], start[row + GRID]):
-                b = order[p]
-                if v2[b] < lo_v:
-                    break
-                if symmetric and b < a:
-                    continue
-                if m == size:
-                    size *= 2
-                    first = _grown(first, size)
-                    second = _grown(second, size)
-                first[m] = a
-                second[m] = b
-                m += 1
-    return first[:m], second[:m]
-
-
-@jit
-def _grown(array: IntArray, size: int) -> IntArray:
-    out = np.empty(size, dtype=np.int64)
-    out[:array.shape[0]] = array
-    return out
+    first = np.empty(0, dtype=np.int64)
+    second = np.empty(0, dtype=np.int64)
+    for write in range(2):
+        m = 0
+        for a in range(need_u.shape[0]):
+            lo_u = max(need_u[a] - theta, 0)
+            lo_v = need_v[a] - theta
+            if not fit[a] or lo_u > HAND_SIZE or best_v[lo_u] < lo_v:
+                continue
+            for x in range(HAND_SIZE, lo_u - 1, -1):
+                row = (HAND_SIZE - x) * GRID
+                for p in range(start[row], start[row + GRID]):
+                    b = order[p]
+                    if v2[b] < lo_v:
+                        break
+                    if symmetric and b < a:
+                        continue
+                    if write:
+                        first[m] = a
+                        second[m] = b
+                    m += 1
+        if not write:
+            first = np.empty(m, dtype=np.int64)
+            second = np.empty(m, dtype=np.int64)
+    return first, second
 
 
 @jit
@@ -158,36 +152,62 @@ def _probe(rows: IntArray, cols: IntArray, symmetric: bool) -> tuple[IntArray, I
 
 @jit
 def _exact(first: IntArray, second: IntArray, counts: IntArray,
-           r1: tuple[TinyArray, SmallArray], r2: tuple[TinyArray, SmallArray],
+           one: tuple[TinyArray, IntArray, IntArray],
+           two: tuple[SmallArray, SmallArray, SmallArray], sparse: tuple[IntArray, IntArray],
            base: tuple[int, int]) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """Per way pair: ``x = T - J - U`` and ``y = T - V`` of the pair (its tiles away is the
     larger), and as bits (one per kind held, ascending) the kinds of which the pair uses
-    every copy held, for U and for V: one fewer of those costs that sum a tile."""
-    kinds, many = held(counts)
-    bank1, big1 = r1
-    bank2, big2 = r2
+    every copy held, for U and for V: one fewer of those costs that sum a tile.
+
+    The pair's sums are rack 1's own (``one``: its demand rows, U and V) plus what rack
+    2's way adds on the kinds it uses (``two``: its sparse demand, ``sparse``: the card's
+    entries per way), ``min(c, d1 + d2) - min(c, d1)`` per kind: a few kinds a pair, not
+    every kind held."""
+    bank1, u1, v1 = one
+    tot2, nat2, big2 = two
+    start, entry_tile = sparse
     total_u, total_v = base
+    slot = np.full(COLS, -1, dtype=np.int64)  # each held kind's bit
+    k = 0
+    for t in range(JOKER):
+        if counts[t] > 0:
+            slot[t] = k
+            k += 1
     m = first.shape[0]
     x = np.empty(m, dtype=np.int64)
     y = np.empty(m, dtype=np.int64)
     short_u = np.zeros(m, dtype=np.int64)
     short_v = np.zeros(m, dtype=np.int64)
+    a = -1
+    own_u = 0
+    own_v = 0
     for i in range(m):
-        a = first[i]
+        if first[i] != a:  # the pairs come grouped by rack 1's way: its own bits once
+            a = first[i]
+            own_u = 0
+            own_v = 0
+            for t in range(JOKER):
+                if slot[t] >= 0:
+                    own_u |= (bank1[a, t] >= counts[t]) << slot[t]
+                    own_v |= (bank1[a, COLS + t] >= counts[t]) << slot[t]
         b = second[i]
-        u = 0
-        v = big1[a] + big2[b]
-        su = 0
-        sv = 0
-        for j in range(kinds.shape[0]):
-            t = kinds[j]
-            k = many[j]
-            d = bank1[a, t] + bank2[b, t]
-            e = bank1[a, COLS + t] + bank2[b, COLS + t]
-            u += min(k, d)
-            v += min(k, e)
-            su |= (d >= k) << j
-            sv |= (e >= k) << j
+        u = u1[a]
+        v = v1[a] + big2[b]
+        su = own_u
+        sv = own_v
+        stop = start[b + 1] if b + 1 < start.shape[0] else entry_tile.shape[0]
+        for e in range(start[b], stop):
+            t = entry_tile[e]
+            j = slot[t]
+            if j < 0:
+                continue
+            c = counts[t]
+            d = bank1[a, t]
+            u += min(c, d + tot2[e]) - min(c, d)
+            su |= (d + tot2[e] >= c) << j
+            d = bank1[a, COLS + t]
+            v += min(c, d + nat2[e]) - min(c, d)
+            sv |= (d + nat2[e] >= c) << j
         x[i] = total_u - u
         y[i] = total_v - v
         short_u[i] = su
@@ -197,12 +217,12 @@ def _exact(first: IntArray, second: IntArray, counts: IntArray,
 
 @jit
 def _lines(first: IntArray, second: IntArray, x: IntArray, y: IntArray, theta: int,
-           way_hand: IntArray, table: tuple[IntArray, IntArray, IntArray], nt: int) -> int:
+           way_hand: IntArray, lines: int, table: tuple[IntArray, IntArray, IntArray],
+           nt: int) -> int:
     """Keep each pair within ``theta`` as its line pair's best if it is nearer, or as near
     and earlier in card order (``table``: best tiles away per line pair, its first way
     pair, the line pairs touched); how many line pairs are touched now."""
     best, ways, touched = table
-    lines = int(np.sqrt(best.shape[0]))
     for i in range(first.shape[0]):
         away = max(x[i], y[i])
         if away > theta:
@@ -277,6 +297,26 @@ def _nth(best: IntArray, touched: IntArray, nt: int, top: int, total: int) -> in
 
 
 @jit
+def _least(keys: IntArray, top: int) -> IntArray:
+    """The positions of the ``top`` least keys (all different), least first: an insertion
+    into a list kept sorted (``top`` is small; numba's own sort takes seconds to
+    compile)."""
+    k = min(top, keys.shape[0])
+    out = np.empty(k, dtype=np.int64)
+    m = 0
+    for i in range(keys.shape[0]):
+        if m == k and keys[i] >= keys[out[k - 1]]:
+            continue
+        j = m if m < k else k - 1
+        while j > 0 and keys[out[j - 1]] > keys[i]:
+            out[j] = out[j - 1]
+            j -= 1
+        out[j] = i
+        m = min(m + 1, k)
+    return out
+
+
+@jit
 def _ranked(table: tuple[IntArray, IntArray, IntArray], nt: int, theta: int,
             hand_value: IntArray, top: int) -> tuple[IntArray, IntArray, IntArray]:
     """The ``top`` line pairs within ``theta``: nearest, then the higher value, then card
@@ -298,7 +338,7 @@ def _ranked(table: tuple[IntArray, IntArray, IntArray], nt: int, theta: int,
             keys[m] = (best[li] * span + (2 * most - value)) * lines * lines + li
             picked[m] = li
             m += 1
-    order = np.argsort(keys[:m])[:top]
+    order = _least(keys[:m], top)
     k = order.shape[0]
     out = np.empty(k, dtype=np.int64)
     first = np.empty(2 * k, dtype=np.int64)
@@ -330,39 +370,43 @@ def _both(counts: IntArray, table: TinyArray, most: int, rack1: RackArgs, rack2:
 
 @jit
 def pairs_kernel(counts: IntArray, top: int, table: TinyArray, most: int, rack1: RackArgs,
-                 rack2: RackArgs, symmetric: bool, way_hand: IntArray,
+                 rack2: RackArgs, symmetric: bool, sparse: tuple[IntArray, IntArray],
+                 way_hand: IntArray,
                  hand_value: IntArray) -> tuple[IntArray, IntArray, IntArray]:
     """The best ``top`` line pairs (see :func:`_ranked`)."""
     r1, r2, base, first, second = _both(counts, table, most, rack1, rack2, symmetric)
+    one = (r1[0], r1[3], r1[4])
+    two = (rack2[5], rack2[6], rack2[2])
     lines = hand_value.shape[0]
     found = (np.full(lines * lines, _FAR, dtype=np.int64),
              np.empty(2 * lines * lines, dtype=np.int64),
              np.empty(lines * lines, dtype=np.int64))
-    x, y, _su, _sv = _exact(first, second, counts, (r1[0], r1[1]), (r2[0], r2[1]), base)
-    nt = _lines(first, second, x, y, base[1], way_hand, found, 0)
+    x, y, _su, _sv = _exact(first, second, counts, one, two, sparse, base)
+    nt = _lines(first, second, x, y, base[1], way_hand, lines, found, 0)
     theta = _nth(found[0], found[2], nt, top, base[1])
     first, second = _within(theta, r1[5], r1[6], r1[2], r2[4], _ladder(r2[3], r2[4], r2[2]),
                             symmetric)
-    x, y, _su, _sv = _exact(first, second, counts, (r1[0], r1[1]), (r2[0], r2[1]), base)
-    nt = _lines(first, second, x, y, theta, way_hand, found, nt)
+    x, y, _su, _sv = _exact(first, second, counts, one, two, sparse, base)
+    nt = _lines(first, second, x, y, theta, way_hand, lines, found, nt)
     return _ranked(found, nt, theta, hand_value, top)
 
 
 @jit
 def discards_kernel(counts: IntArray, table: TinyArray, most: int, rack1: RackArgs,
-                    rack2: RackArgs, symmetric: bool,
+                    rack2: RackArgs, symmetric: bool, sparse: tuple[IntArray, IntArray],
                     way_value: IntArray) -> tuple[IntArray, IntArray]:
     """Per natural kind held (ascending, then the Joker if held): the best pair tiles
     away after discarding one, and the best value of a pair at that tiles away."""
     r1, r2, base, first, second = _both(counts, table, most, rack1, rack2, symmetric)
-    x, y, _su, _sv = _exact(first, second, counts, (r1[0], r1[1]), (r2[0], r2[1]), base)
+    one = (r1[0], r1[3], r1[4])
+    two = (rack2[5], rack2[6], rack2[2])
+    x, y, _su, _sv = _exact(first, second, counts, one, two, sparse, base)
     theta = _FAR
     for i in range(x.shape[0]):
         theta = min(theta, max(x[i], y[i]) + 1)
     first, second = _within(theta, r1[5], r1[6], r1[2], r2[4], _ladder(r2[3], r2[4], r2[2]),
                             symmetric)
-    x, y, short_u, short_v = _exact(first, second, counts, (r1[0], r1[1]), (r2[0], r2[1]),
-                                    base)
+    x, y, short_u, short_v = _exact(first, second, counts, one, two, sparse, base)
     k = 0
     for t in range(JOKER):
         k += counts[t] > 0
@@ -391,8 +435,10 @@ def _racks(cc: CompiledCard, exposures1: Sequence[Exposure],
            exposures2: Sequence[Exposure]) -> tuple[RackArgs, RackArgs, bool, bool]:
     r1 = cc.rack(exposures1)
     r2 = cc.rack(exposures2)
-    return ((r1.touched_kinds, r1.bank, r1.big_sum, r1.fit, r1.exposed),
-            (r2.touched_kinds, r2.bank, r2.big_sum, r2.fit, r2.exposed),
+    return ((r1.touched_kinds, r1.bank, r1.big_sum, r1.fit, r1.exposed, r1.entry_tot,
+             r1.entry_nat),
+            (r2.touched_kinds, r2.bank, r2.big_sum, r2.fit, r2.exposed, r2.entry_tot,
+             r2.entry_nat),
             r1.key == r2.key, r1.alive and r2.alive)
 
 
@@ -405,7 +451,8 @@ def best_pairs(cc: CompiledCard, counts: CountsLike, exposures1: Sequence[Exposu
         check(vec)
         return []
     picked, ways, aways = pairs_kernel(vec, top, cc.table, cc.most, rack1, rack2, symmetric,
-                                        cc.way_hand, cc.hand_value)
+                                        (cc.way_entry_start, cc.entry_tile), cc.way_hand,
+                                        cc.hand_value)
     lines = len(cc.card.hands)
     hands = cc.card.hands
     out: list[PairPlan] = []
@@ -426,6 +473,6 @@ def discard_scores(cc: CompiledCard, counts: CountsLike, exposures1: Sequence[Ex
     if not alive:
         return [DiscardScore(t, IMPOSSIBLE, 0) for t in tiles]
     aways, values = discards_kernel(vec, cc.table, cc.most, rack1, rack2, symmetric,
-                                     cc.way_value)
+                                     (cc.way_entry_start, cc.entry_tile), cc.way_value)
     return [DiscardScore(t, a, v)
             for t, a, v in zip(tiles, aways.tolist(), values.tolist(), strict=True)]
