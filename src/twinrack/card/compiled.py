@@ -81,6 +81,13 @@ _CARD_CACHE = 16
 _A = TypeVar("_A", bound=np.ndarray)
 
 
+def _indices(ways: IntArray | Sequence[int]) -> IntArray:
+    """Way indices as the kernel reads them (int64, contiguous, writable: numba compiles
+    anew for any other kind of array)."""
+    out = np.ascontiguousarray(ways, dtype=np.int64)
+    return out if out.flags.writeable else out.copy()
+
+
 def _frozen(array: _A) -> _A:
     """``array``, made read-only (shared by every rack demand that does not change it)."""
     array.setflags(write=False)
@@ -410,7 +417,7 @@ class CompiledCard:
         cost of those ways alone (for when a few candidates are already known)."""
         if self.kernel:
             rack = self.rack(exposures)
-            return kernel.ways_away(np.asarray(ways, dtype=np.int64), holding_vector(counts),
+            return kernel.ways_away(_indices(ways), holding_vector(counts),
                                     self.way_entry_start, self.entry_tile, rack.entry_tot,
                                     rack.entry_nat, rack.big_sum, rack.fit, rack.exposed)
         c, jokers = split_holding(counts)
@@ -552,8 +559,8 @@ class CompiledCard:
         r2 = self.rack(exposures2)
         if self.kernel:
             return kernel.pair_aways(
-                holding_vector(counts), np.asarray(w1, dtype=np.int64),
-                np.asarray(w2, dtype=np.int64), r1.bank, r2.bank, r1.big_sum, r2.big_sum,
+                holding_vector(counts), _indices(w1), _indices(w2), r1.bank, r2.bank,
+                r1.big_sum, r2.big_sum,
                 r1.fit, r2.fit, 2 * HAND_SIZE - r1.exposed - r2.exposed)
         c, jokers = split_holding(counts)
         w1 = np.asarray(w1, dtype=np.int64)

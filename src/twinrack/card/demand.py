@@ -68,7 +68,8 @@ def holding_vector(counts: CountsLike) -> IntArray:
         if counts.shape != (NUM_KINDS,):
             raise ValueError(f"a holding is a vector of {NUM_KINDS} counts, not {counts.shape}")
         vector: IntArray = np.ascontiguousarray(counts, dtype=np.int64)  # no copy if so
-        return vector
+        # (numba compiles again for a read-only array: a copy costs less)
+        return vector if vector.flags.writeable else vector.copy()
     if len(counts) != NUM_KINDS:
         raise ValueError(f"a holding is a vector of {NUM_KINDS} counts, not {(len(counts),)}")
     return np.fromiter(counts, np.int64, NUM_KINDS)

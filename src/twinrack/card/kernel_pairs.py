@@ -138,8 +138,12 @@ def _within(theta: int, need_u: IntArray, need_v: IntArray, fit: BoolArray, v2: 
 @jit
 def _probe(rows: IntArray, cols: IntArray, symmetric: bool) -> tuple[IntArray, IntArray]:
     """Every pair of the probe's ways (on a symmetric holding only ``w2 >= w1``)."""
-    first = np.empty(rows.shape[0] * cols.shape[0], dtype=np.int64)
-    second = np.empty_like(first)
+    m = 0
+    for a in rows:
+        for b in cols:
+            m += not symmetric or b >= a
+    first = np.empty(m, dtype=np.int64)  # (exactly: a slice would be another type)
+    second = np.empty(m, dtype=np.int64)
     m = 0
     for a in rows:
         for b in cols:
@@ -147,7 +151,7 @@ def _probe(rows: IntArray, cols: IntArray, symmetric: bool) -> tuple[IntArray, I
                 first[m] = a
                 second[m] = b
                 m += 1
-    return first[:m], second[:m]
+    return first, second
 
 
 @jit
@@ -382,7 +386,7 @@ def pairs_kernel(counts: IntArray, top: int, table: TinyArray, most: int, rack1:
              np.empty(2 * lines * lines, dtype=np.int64),
              np.empty(lines * lines, dtype=np.int64))
     x, y, _su, _sv = _exact(first, second, counts, one, two, sparse, base)
-    nt = _lines(first, second, x, y, base[1], way_hand, lines, found, 0)
+    nt = _lines(first, second, x, y, base[1], way_hand, lines, found, np.int64(0))
     theta = _nth(found[0], found[2], nt, top, base[1])
     first, second = _within(theta, r1[5], r1[6], r1[2], r2[4], _ladder(r2[3], r2[4], r2[2]),
                             symmetric)
@@ -401,7 +405,7 @@ def discards_kernel(counts: IntArray, table: TinyArray, most: int, rack1: RackAr
     one = (r1[0], r1[3], r1[4])
     two = (rack2[5], rack2[6], rack2[2])
     x, y, _su, _sv = _exact(first, second, counts, one, two, sparse, base)
-    theta = _FAR
+    theta = np.int64(_FAR)  # (not a constant: a function compiles once per constant)
     for i in range(x.shape[0]):
         theta = min(theta, max(x[i], y[i]) + 1)
     first, second = _within(theta, r1[5], r1[6], r1[2], r2[4], _ladder(r2[3], r2[4], r2[2]),
