@@ -17,12 +17,18 @@ is not ``numpy`` (the package root reads that setting, twinrack/__init__.py). A 
 card can be switched either way (:meth:`CompiledCard.with_kernel`), which is how the tests
 check the two paths against each other and against the oracle (tests/card/oracle.py).
 
-**Compile cost.** Each function is compiled the first time it is called, for the one set
-of argument types the card layer passes (int64 holdings, the card's own arrays), and the
-machine code is kept on disk (numba's ``cache=True``: ``__pycache__`` next to this file, or
-numba's cache folder when that is read-only); a later process loads it instead of compiling.
-:func:`warm_up` calls every function once on a small card, so that the server's worker
-processes (server/jobs.py) pay that at start, not during a bot's decision.
+**Compile cost.** numba is imported when the kernel is first asked something (a command
+that never asks the card does not wait for its fifth of a second). Each function is then
+compiled at its first call, for the one set of argument types the card layer passes (int64
+holdings and indices, the card's own arrays: tests/card/test_kernel.py checks that nothing
+is compiled twice), and the machine code is kept on disk (numba's ``cache=True``:
+``__pycache__`` next to each module, or numba's cache folder when that is read-only): a
+later process loads it (about 0.35 s with numba's start) instead of compiling it (about
+13 s for the card's and the bots' kernels, once after an install or an edit). ``make``
+compiles it after installing; :meth:`CompiledCard.warm_up` and
+:func:`twinrack.bots.kernels.warm_up` ask every function once, so that the server's worker
+processes (server/jobs.py) load it when they start, not during a bot's decision; a
+command asking only a question or two takes the numpy path (:func:`for_few_questions`).
 """
 
 from __future__ import annotations

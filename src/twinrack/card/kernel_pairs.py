@@ -386,7 +386,7 @@ def pairs_kernel(counts: IntArray, top: int, table: TinyArray, most: int, rack1:
              np.empty(2 * lines * lines, dtype=np.int64),
              np.empty(lines * lines, dtype=np.int64))
     x, y, _su, _sv = _exact(first, second, counts, one, two, sparse, base)
-    nt = _lines(first, second, x, y, base[1], way_hand, lines, found, np.int64(0))
+    nt = _lines(first, second, x, y, base[1], way_hand, lines, found, int(np.int64(0)))
     theta = _nth(found[0], found[2], nt, top, base[1])
     first, second = _within(theta, r1[5], r1[6], r1[2], r2[4], _ladder(r2[3], r2[4], r2[2]),
                             symmetric)
@@ -405,7 +405,7 @@ def discards_kernel(counts: IntArray, table: TinyArray, most: int, rack1: RackAr
     one = (r1[0], r1[3], r1[4])
     two = (rack2[5], rack2[6], rack2[2])
     x, y, _su, _sv = _exact(first, second, counts, one, two, sparse, base)
-    theta = np.int64(_FAR)  # (not a constant: a function compiles once per constant)
+    theta = int(np.int64(_FAR))  # (not a constant: a function compiles once per constant)
     for i in range(x.shape[0]):
         theta = min(theta, max(x[i], y[i]) + 1)
     first, second = _within(theta, r1[5], r1[6], r1[2], r2[4], _ladder(r2[3], r2[4], r2[2]),
