@@ -45,8 +45,7 @@ def _shortfalls(holding: IntArray, nat_t: TinyArray, big_t: TinyArray, ns: IntAr
 @jit
 def _future(c: IntArray, ns: IntArray, bs: IntArray, picks: IntArray, first: bool,
             value: IntArray, plans: tuple[TinyArray, TinyArray, TinyArray, TinyArray,
-                                          TinyArray], away: IntArray,
-            near: IntArray) -> tuple[int, int]:
+                                          TinyArray], away: IntArray) -> tuple[int, int]:
     """One holding (``c``, its shortfalls ``ns`` and ``bs``, all changed in place) played
     over one future: the finishing pick and the best value complete then (``D + 1`` and
     0 for never). Each step: a pick (none before the first when a throw is owed first),
@@ -58,24 +57,22 @@ def _future(c: IntArray, ns: IntArray, bs: IntArray, picks: IntArray, first: boo
     draws = picks.shape[0]
     n_p = value.shape[0]
     for k in range(-1 if first else 0, draws):
-        if k >= 0:  # the pick
+        if k >= 0:  # the pick (the loops over plans have no branch: they vectorise)
             t = picks[k]
             cur = c[t]
             for p in range(n_p):
-                if cur < nat_t[t, p]:
-                    ns[p] -= 1
-                elif cur - nat_t[t, p] < big_t[t, p]:
-                    bs[p] -= 1
+                n = nat_t[t, p]
+                ns[p] -= cur < n
+                bs[p] -= (cur >= n) & (cur - n < big_t[t, p])
             c[t] += 1
-        best = 1 << 30
-        target = 0
         jokers = c[JOKER]
+        best = 1 << 30
         for p in range(n_p):
-            a = ns[p] + max(bs[p] - jokers, 0)
-            away[p] = a
-            if a < best:
-                best = a
-                target = p
+            away[p] = ns[p] + max(bs[p] - jokers, 0)
+            best = min(best, away[p])
+        target = 0
+        while away[target] != best:
+            target += 1
         if best == 0:
             worth = -1
             for p in range(n_p):
@@ -84,11 +81,6 @@ def _future(c: IntArray, ns: IntArray, bs: IntArray, picks: IntArray, first: boo
             return k + 1, worth
         if k + 1 == draws:
             break
-        m = 0
-        for p in range(n_p):
-            if away[p] <= best + 1:
-                near[m] = p
-                m += 1
         pick = JOKER
         score = JOKER_LAST
         for t in range(JOKER):
@@ -99,17 +91,16 @@ def _future(c: IntArray, ns: IntArray, bs: IntArray, picks: IntArray, first: boo
             if held - use_nat - min(held - use_nat, big[target, t]) <= 0:
                 continue
             miss = 0
-            for i in range(m):
-                miss += dem_t[t, near[i]] >= held
+            for p in range(n_p):
+                miss += (away[p] <= best + 1) & (dem_t[t, p] >= held)
             if miss * 64 + t < score:
                 score = miss * 64 + t
                 pick = t
         cur = c[pick] - 1
         for p in range(n_p):
-            if cur < nat_t[pick, p]:
-                ns[p] += 1
-            elif cur - nat_t[pick, p] < big_t[pick, p]:
-                bs[p] += 1
+            n = nat_t[pick, p]
+            ns[p] += cur < n
+            bs[p] += (cur >= n) & (cur - n < big_t[pick, p])
         c[pick] -= 1
     return draws + 1, 0
 
@@ -133,7 +124,6 @@ def race(holdings: IntArray, picks: IntArray, first: BoolArray, value: IntArray,
     bs0 = np.empty(n_p, dtype=np.int64)
     ns = np.empty(n_p, dtype=np.int64)
     bs = np.empty(n_p, dtype=np.int64)
-    near = np.empty(n_p, dtype=np.int64)
     away = np.empty(n_p, dtype=np.int64)
     c = np.empty(NUM_KINDS, dtype=np.int64)
     for h in range(n_h):
@@ -143,7 +133,7 @@ def race(holdings: IntArray, picks: IntArray, first: BoolArray, value: IntArray,
             ns[:] = ns0
             bs[:] = bs0
             when[h, s], worth[h, s] = _future(c, ns, bs, picks[s], first[h], value, plans,
-                                              away, near)
+                                              away)
     return when, worth
 
 
