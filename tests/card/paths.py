@@ -18,7 +18,7 @@ def _key(x: Any) -> Any:
     """What must be equal on both paths: values, and which way (by identity) a result
     names."""
     if isinstance(x, np.ndarray):
-        return ("array", x.tolist())
+        return ("array", x.dtype.str, x.tolist())
     if isinstance(x, PairPlan):
         return ("pair", x.hands, id(x.ways[0]), id(x.ways[1]), x.away)
     if isinstance(x, (HandAway, Match)):
