@@ -145,3 +145,6 @@ def test_racks_no_line_can_take_and_other_corners() -> None:
         cc.ways_away([cc.n_ways], [0] * 36)
     with pytest.raises(IndexError):
         cc.pair_aways([0] * 36, [0], [-cc.n_ways - 1])
+    cc.pair_aways(counts, [5], [0, 1, 2, 3])  # one way against several, as numpy pairs them
+    with pytest.raises(ValueError):
+        cc.pair_aways(counts, [5, 6], [0, 1, 2])

@@ -557,9 +557,15 @@ class CompiledCard:
         (``IMPOSSIBLE`` where a rack's exposures do not fit its way)."""
         r1 = self.rack(exposures1)
         r2 = self.rack(exposures2)
+        if len(w1) != len(w2) and 1 not in (len(w1), len(w2)):
+            raise ValueError(f"way pairs need as many ways on each rack, not {len(w1)} and "
+                             f"{len(w2)}")
         if self.kernel:
+            first, second = _indices(w1), _indices(w2)
+            if len(first) != len(second):  # one way paired with each of the other's
+                first, second = (_indices(x) for x in np.broadcast_arrays(first, second))
             return kernel.pair_aways(
-                holding_vector(counts), _indices(w1), _indices(w2), r1.bank, r2.bank,
+                holding_vector(counts), first, second, r1.bank, r2.bank,
                 r1.big_sum, r2.big_sum,
                 r1.fit, r2.fit, 2 * HAND_SIZE - r1.exposed - r2.exposed)
         c, jokers = split_holding(counts)
