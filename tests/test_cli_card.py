@@ -142,7 +142,13 @@ def test_no_match_exits_1(capsys: pytest.CaptureFixture[str], card: str) -> None
                        "F F 4C 4C 4C 4C 5C 5C 5C 5C N N N N", "--exposed", "N N N N", "--json")
     assert code == 1  # N N N N fits only Kongs-2, a concealed line
     assert json.loads(out) == {"matches": [], "problem":
-                               "the exposure N N N N fits no line of the card"}
+                               "the exposure N N N N fits no line of the card but a "
+                               "concealed one (--open plays those open)"}
+    code, out, _ = run(capsys, "card", "match", "--card", card, "--rack",
+                       "F F 4C 4C 4C 4C 5C 5C 5C 5C N N N N", "--exposed", "N N N N", "--json",
+                       "--open")
+    assert code == 0 and [m["id"] for m in json.loads(out)["matches"]] == ["Kongs-2"]
+    assert json.loads(out)["matches"][0]["closed"] is False
     code, out, _ = run(capsys, "card", "match", "--card", card, "--rack",
                        "J F 1B 1B 1B 1B 2B 2B 2B 2B 3C 3C 3C 3C")
     assert code == 1
@@ -321,12 +327,13 @@ def test_match_says_when_an_exposure_fits_no_line(capsys: pytest.CaptureFixture[
                          "--exposed", "5D 5D 5D 5D")
     assert (code, err) == (1, "")
     assert out == ("No line of the card matches this rack: the exposure 5D 5D 5D 5D fits "
-                   "no line of the card.\n")
+                   "no line of the card but a concealed one (--open plays those open).\n")
     code, out, _ = run(capsys, "card", "match", "--card", card, "--rack", rack,
                        "--exposed", "5D 5D 5D 5D", "--json")
     assert code == 1
     assert json.loads(out) == {"matches": [], "problem":
-                               "the exposure 5D 5D 5D 5D fits no line of the card"}
+                               "the exposure 5D 5D 5D 5D fits no line of the card but a "
+                               "concealed one (--open plays those open)"}
     # each fits a line alone (1111a in Bams, or in Dots), not both on one rack
     code, out, _ = run(capsys, "card", "match", "--card", card, "--rack",
                        "F F 1B 1B 1B 1B 1D 1D 1D 1D 3C 3C 3C 3C", "--exposed", "1B 1B 1B 1B",
@@ -343,23 +350,30 @@ def test_away_says_when_an_exposure_fits_no_line(capsys: pytest.CaptureFixture[s
                          "--exposed", "N N N N")
     assert (code, err) == (1, "")
     assert out == ("No line of the card can be made on this rack: the exposure N N N N fits "
-                   "no line of the card (the rack is dead).\n")
+                   "no line of the card but a concealed one (--open plays those open) (the "
+                   "rack is dead).\n")
     code, out, _ = run(capsys, "card", "away", "--card", card, "--tiles", "F F 1B",
                        "--exposed", "N N N N", "--json")
     assert code == 1
     assert json.loads(out) == {"hands": [], "problem":
-                               "the exposure N N N N fits no line of the card"}
+                               "the exposure N N N N fits no line of the card but a "
+                               "concealed one (--open plays those open)"}
+    code, out, _ = run(capsys, "card", "away", "--card", card, "--tiles", "F F 1B",
+                       "--exposed", "N N N N", "--json", "--open")
+    assert code == 0 and json.loads(out)["hands"][0]["id"] == "Kongs-2"
     concealed = SHARED.replace("3C 3C 3C 3C ", "")
     code, out, _ = run(capsys, "card", "away", "--card", card, "--racks", "2", "--tiles",
                        concealed, "--exposed2", "5D 5D 5D 5D", "--json")
     assert code == 1
     assert json.loads(out) == {"pairs": [], "problem":
-                               "rack 2: the exposure 5D 5D 5D 5D fits no line of the card"}
+                               "rack 2: the exposure 5D 5D 5D 5D fits no line of the card "
+                               "but a concealed one (--open plays those open)"}
     code, out, _ = run(capsys, "card", "away", "--card", card, "--racks", "2", "--tiles",
                        concealed, "--exposed2", "5D 5D 5D 5D")
     assert code == 1
     assert out == ("No pair of lines can be made: rack 2: the exposure 5D 5D 5D 5D fits no "
-                   "line of the card (the rack is dead).\n")
+                   "line of the card but a concealed one (--open plays those open) (the rack "
+                   "is dead).\n")
 
 
 # ---------------------------------------------------------------------------- two racks: needs

@@ -47,16 +47,16 @@ def test_duplicate_rotates_seats_over_the_same_deals() -> None:
 
 
 def test_wins_are_decisive_games_only() -> None:
-    """Two deals played twice: greedy tops three games, random one; none is shared."""
+    """Two deals played twice: greedy tops all four; none is shared."""
     report = stable(arena.run(Setup(RuleSet(), practice_card(), ["greedy", "random"], 3,
                                     True), 2))
     assert report["bots"] == [
-        {"name": "greedy", "bot": "greedy", "seat": 0, "wins": 3, "win_rate": 0.75,
-         "ci95": [0.3006, 0.9544], "points_per_game": 62.5, "decisions": 376},
-        {"name": "random", "bot": "random", "seat": 1, "wins": 1, "win_rate": 0.25,
-         "ci95": [0.0456, 0.6994], "points_per_game": -47.5, "decisions": 385}]
+        {"name": "greedy", "bot": "greedy", "seat": 0, "wins": 4, "win_rate": 1.0,
+         "ci95": [0.5101, 1.0], "points_per_game": 62.5, "decisions": 377},
+        {"name": "random", "bot": "random", "seat": 1, "wins": 0, "win_rate": 0.0,
+         "ci95": [0.0, 0.4899], "points_per_game": -65.0, "decisions": 394}]
     assert (report["games"], report["decisive"], report["shared_top_score"]) == (4, 4, 0)
-    assert (report["ends"], report["mahjonggs"]) == ({"wall": 3, "dead": 1}, 5)
+    assert (report["ends"], report["mahjonggs"]) == ({"wall": 3, "dead": 1}, 4)
 
 
 def test_wilson_interval() -> None:
@@ -106,8 +106,8 @@ def test_shared_top_scores_and_spent_walls_are_told_apart(
     assert out["wall_spent"] == out["ends"].get("wall", 0)
     assert out["wall_games"] <= out["wall_spent"]  # kept: wall spent, no Mah Jongg up
     assert "wall_game_rate" not in out
-    # this run tells them apart: 1 shared top score, 3 spent walls, none without a Mah Jongg
-    assert (out["shared_top_score"], out["wall_spent"], out["wall_games"]) == (1, 3, 0)
+    # this run tells them apart: 1 shared top score, 4 spent walls, none without a Mah Jongg
+    assert (out["shared_top_score"], out["wall_spent"], out["wall_games"]) == (1, 4, 0)
     assert main(args) == 0
     text = capsys.readouterr().out
     assert "wall games" not in text

@@ -29,7 +29,7 @@ BAD_AT = 12  # seat 0's twelfth discard is replaced by the worst one
 #: worst choices that game. (Label 14 is not used: an expert there declares an
 #: Atomic-style hand, whose tiles a sampled game cannot guess, so the review plays no
 #: decision out while that hand stands: no margin to check.)
-GAMES = [("siamese", 2, 11, BAD_AT), ("siamese", 2, 12, 8), ("royale", 4, 13, 10),
+GAMES = [("siamese", 2, 11, BAD_AT), ("siamese", 2, 12, 8), ("royale", 4, 17, 8),
          ("imperial", 2, 15, 15)]
 
 

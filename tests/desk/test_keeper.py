@@ -23,6 +23,7 @@ from twinrack.desk.keeper import (
     session_of,
     session_of_files,
 )
+from twinrack.desk.results import referee_penalties
 
 REVISIONS = ["2024", "2019"]
 FEED = {"2024": 25, "2019": 20}  # throwing the tile of an opponent's winning Mah Jongg
@@ -424,7 +425,7 @@ def test_a_dead_event_cannot_kill_a_valid_mahjongg() -> None:
 
 
 @pytest.mark.parametrize(("code", "points"), [
-    ("not_seated", -25), ("stealing_and_looking", -10), ("misnamed_exposure_tile", -10),
+    ("not_seated", -25), ("stealing_and_looking", -10),
     ("threw_to_two_exposures", -10), ("threw_to_three_exposures", -25)])
 def test_referee_penalties(code: str, points: int) -> None:
     events = [{"penalty": code, "player": "Bea"}, mj("Ann", 1, 25), mj("Ann", 2, 25),
@@ -460,7 +461,7 @@ def test_four_player_pot() -> None:
     g1 = {"players": list(FOUR), "pot": 50,
           "events": [mj("Ann", 1, 30, jokerless=True),
                      {"penalty": "stealing_and_looking", "player": "Bea"},
-                     {"penalty": "misnamed_exposure_tile", "player": "Bea"}]}
+                     {"penalty": "stealing_and_looking", "player": "Bea"}]}
     g2 = {"players": list(FOUR), "pot": 50, "events": [mj("Cat", 1, 10)]}
     s = session_of([g1, g2])
     assert s.totals == (60, -20, 10, 0)
@@ -617,7 +618,10 @@ def with_events(*events: Any, **top: Any) -> dict[str, Any]:
     (with_events({"dead": "Ann"}, {"wall_game": True}), "events[0].rack: must be a whole number"),
     (with_events({"wrong_tile_count": "Cy"}), "events[0].wrong_tile_count: unknown player 'Cy'"),
     (with_events({"penalty": "rudeness", "player": "Ann"}, {"wall_game": True}),
-     "events[0].penalty: one of misnamed_exposure_tile, not_seated"),
+     "events[0].penalty: one of not_seated, stealing_and_looking"),
+    (with_events({"penalty": "misnamed_exposure_tile", "player": "Bea"}, {"wall_game": True}),
+     "events[0].penalty: a mis-named tile claimed for an exposure costs the discarder "
+     "nothing at a Siamese table (the -10 is the four-handed sheet's)"),
     (with_events({"penalty": "not_seated"}, {"wall_game": True}),
      "events[0].player: a player's name"),
     (with_events({"penalty": "not_seated", "player": "Ann", "points": -5}, {"wall_game": True}),
@@ -732,3 +736,15 @@ def test_settlement_says_when_the_pot_cannot_pay() -> None:
     full = session_of([{"players": list(FOUR), "pot": 50, "events": [mj("Cat", 1, 30)]}])
     assert full.settlement_json()["unpaid"] == {}
     assert not any("cannot pay" in x for x in full.settlement())
+
+
+def test_a_misnamed_exposure_tile_costs_nothing_at_a_siamese_table_only() -> None:
+    """2024 14.A.b: no penalty to the discarder at a Siamese table (any Siamese sheet:
+    two players, Royale, Imperial); the four-handed tournament sheet keeps its -10."""
+    for players in (list(TWO), list(FOUR)):
+        refused({"players": players, "events": [
+            {"penalty": "misnamed_exposure_tile", "player": "Bea"}, {"wall_game": True}]},
+            "costs the discarder nothing at a Siamese table")
+    four = referee_penalties({"penalties": [{"player": "Bea", "kind": "misnamed_exposure_tile"}]},
+                             lambda name, where: 1)
+    assert [(p.seat, p.points) for p in four] == [(1, -10)]

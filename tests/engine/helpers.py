@@ -16,6 +16,7 @@ from twinrack.engine import (
     rigged_stack,
     score,
 )
+from twinrack.engine.actions import decisions
 from twinrack.engine.events import Event
 from twinrack.tiles import JOKER, format_tiles, parse_tiles
 
@@ -84,6 +85,16 @@ def lines(game: GameState) -> list[str]:
 
 
 def legal_texts(game: GameState, seat: int) -> list[str]:
+    """The seat's choices now: its legal actions less the moves between its own racks
+    listed outside an ordinary turn of its own (they answer nothing; see
+    :func:`all_legal_texts`)."""
+    arranging = (game.phase == "turn" and game.current == seat
+                 and game.obligation is None)
+    return [str(a) for a in decisions(legal_actions(game, seat), arranging)]
+
+
+def all_legal_texts(game: GameState, seat: int) -> list[str]:
+    """Every legal action of the seat, moves out of turn included."""
     return [str(a) for a in legal_actions(game, seat)]
 
 

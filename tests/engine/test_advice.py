@@ -4,7 +4,7 @@ the table shows for it and for the end of a game (narration)."""
 from __future__ import annotations
 
 from tests.engine.helpers import R, play, rig
-from twinrack.engine import Claim, legal_actions, view
+from twinrack.engine import Claim, Move, legal_actions, view
 from twinrack.engine.advice import ClaimOutcome, claim_outcome, kills_rack
 from twinrack.narration import claim_words, verdict_words
 from twinrack.tiles import parse_tiles
@@ -14,8 +14,9 @@ WEST = parse_tiles("W")[0]
 
 def _west_on_offer():  # type: ignore[no-untyped-def]
     """Seat 0 holds two West winds and no Joker; seat 1 discards the third. A pung of West
-    fits no line of the practice card, so every exposure of it kills a rack."""
-    game = rig(R(), hands=["W W", "W"], picks="N 1D", avoid="W J")
+    fits only a concealed line of the practice card, so at a table that keeps concealed
+    lines concealed every exposure of it kills a rack."""
+    game = rig(R(open_concealed=False), hands=["W W", "W"], picks="N 1D", avoid="W J")
     play(game, "0: discard N", "1: pass", "1: discard W")
     return game
 
@@ -34,7 +35,7 @@ def test_a_claim_whose_every_exposure_kills_a_rack_is_said_so_before() -> None:
 def test_the_trap_has_a_way_out_withdraw_before_anything_is_exposed() -> None:
     game = _west_on_offer()
     play(game, "0: claim expose")
-    legal = legal_actions(game, 0)
+    legal = [a for a in legal_actions(game, 0) if not isinstance(a, Move)]
     assert [(a.body(), kills_rack(game, a)) for a in legal] == [
         ("expose 1 W W W", True), ("expose 2 W W W", True), ("withdraw", False)]
     assert play(game, "0: withdraw") == ["withdraw 0 W", "pick 0 1D"]

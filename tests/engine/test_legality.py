@@ -29,6 +29,7 @@ from twinrack.engine import (
     new_game,
     why_illegal,
 )
+from twinrack.engine.actions import decisions
 from twinrack.engine.options import OPTIONS, ordinary_turn
 from twinrack.engine.refusals import PHASE_VERBS, Code, acting_gate, open_kinds
 from twinrack.engine.state import Obligation, Phase
@@ -159,7 +160,8 @@ def test_an_ordinary_turn_lists_what_each_kind_lists(variant: str, players: int,
             if g.phase == Phase.TURN and g.obligation is None:
                 assert ordinary_turn(g, seat) == listed_kind_by_kind(g, seat)
                 turns += 1
-            legal = legal_actions(g, seat)
+            legal = decisions(legal_actions(g, seat), g.phase == Phase.TURN
+                              and g.current == seat and g.obligation is None)
             rare = [a for a in legal if a.verb in ("claim", "mahjongg", "expose", "move")]
             apply(g, rng.choice(rare if rare and rng.random() < 0.3 else legal))
     assert turns > 100

@@ -12,6 +12,7 @@ from tests.bots.untimed import bot_copy
 from twinrack.bots import BOTS
 from twinrack.card import practice_card
 from twinrack.engine import GameState, Pass, RuleSet, apply, legal_actions, new_game, score, view
+from twinrack.engine.actions import decisions
 from twinrack.engine.sampled import NotSampleable, sampled_state
 from twinrack.engine.shuffle import derive_seed
 
@@ -25,8 +26,8 @@ def truth(game: GameState, seat: int) -> GameState:
 
 
 @pytest.mark.parametrize(("variant", "players", "built", "played_on"),
-                         [("siamese", 2, 177, 14), ("royale", 3, 405, 33),
-                          ("imperial", 2, 207, 17)])
+                         [("siamese", 2, 121, 10), ("royale", 3, 405, 33),
+                          ("imperial", 2, 164, 13)])
 def test_sampled_truth_is_the_same_game(variant: str, players: int, built: int,
                                         played_on: int) -> None:
     card = practice_card()
@@ -44,8 +45,10 @@ def test_sampled_truth_is_the_same_game(variant: str, players: int, built: int,
         if twin is not None:
             made += 1
             assert view(twin, seat) == view(game, seat)
-            for s in game.to_act():
-                assert legal_actions(twin, s) == legal_actions(game, s)
+            for s in game.to_act():  # another seat's arrangement is guessed: its moves differ
+                arranging = s == seat
+                assert (decisions(legal_actions(twin, s), arranging)
+                        == decisions(legal_actions(game, s), arranging))
             if made % 12 == 0:
                 a, b = game.copy(), twin
                 for g, r in ((a, random.Random(made)), (b, random.Random(made))):

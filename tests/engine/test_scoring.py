@@ -149,7 +149,9 @@ def test_wall_game_ten_each_dead_racks_get_nothing(rev: str) -> None:
     g = rig(R(revision=rev), ["W"], picks="4D" if rev == "2024" else "")
     discard_out(g)
     assert lines(g) == ["seat 0: +10  wall game", "seat 1: +10  wall game"]
-    g = rig(R(revision=rev), ["W 4D", "W W"], picks="4D 5D" if rev == "2024" else "5D")
+    # W W W fits only a concealed line: it kills the rack where those stay concealed
+    g = rig(R(revision=rev, open_concealed=False), ["W 4D", "W W"],
+            picks="4D 5D" if rev == "2024" else "5D")
     play(g, "0: discard W", "1: claim expose", "1: expose 1 W W W")
     discard_out(g)
     assert lines(g) == ["seat 0: +10  wall game",

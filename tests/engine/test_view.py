@@ -22,14 +22,15 @@ def test_the_picked_tile_is_placed_and_followed_when_moved() -> None:
     assert v.verbs == ("discard", "move")
     play(g, "0: move 5D 1>2")
     assert view(g, 0).placed == 1
-    assert view(g, 1).placed is None and view(g, 1).verbs == ()
+    # out of turn a seat may only arrange its racks (section 5)
+    assert view(g, 1).placed is None and view(g, 1).verbs == ("move",)
 
 
 def test_the_claim_window_offers_pass_and_claims() -> None:
     g = rig(R(), ["2B", "2B 2B"], picks="5D 6D")
     play(g, "0: discard 2B")
-    assert view(g, 1).verbs == ("claim", "pass")
-    assert view(g, 0).verbs == ()
+    assert view(g, 1).verbs == ("claim", "move", "pass")
+    assert view(g, 0).verbs == ("move",)  # the discarder arranges, and answers nothing
     assert view(g, None).verbs == () and view(g, None).free is None
 
 
@@ -45,8 +46,9 @@ def test_free_tiles_and_open_racks() -> None:
 
 
 def test_a_dead_rack_is_not_open() -> None:
-    # no line of the practice card holds a pung of West: the exposure kills rack 2
-    g = rig(R(), ["W", "W W 1D"], picks="5D 6D 7D")
+    # only a concealed line of the practice card holds a pung of West: at a table that
+    # keeps those concealed the exposure kills rack 2
+    g = rig(R(open_concealed=False), ["W", "W W 1D"], picks="5D 6D 7D")
     play(g, "0: discard W", "1: claim expose", "1: expose 2 W W W")
     v = view(g, 1)
     assert v.seats[1].racks[1].dead == "exposure"
@@ -90,7 +92,8 @@ def _plain_view(st: GameState, seat: int | None) -> View:
     w = st.window
     return View(
         seat=seat, variant=st.rules.variant, players=st.rules.players,
-        racks=st.rules.racks, revision=st.rules.revision, phase=st.phase,
+        racks=st.rules.racks, revision=st.rules.revision, open_lines=st.rules.open_lines,
+        phase=st.phase,
         current=st.current, to_act=tuple(st.to_act()), turn=st.turn_no,
         wall_left=len(st.wall) - st.wall_pos, die=st.die, commitment=st.commitment,
         seed=st.seed.hex() if over else None, discards=tuple(st.discards),
@@ -99,7 +102,7 @@ def _plain_view(st: GameState, seat: int | None) -> View:
         claim=claim, waiting=st.waiting if claim is not None else (),
         must=st.obligation if turn else None, seats=seats, counts=counts,
         acquired=acquired, placed=placed, free=free, fixed_rack=fixed_rack, verbs=verbs,
-        end_reason=st.end_reason, winner=st.winner, version=st.version,
+        end_reason=st.end_reason, winner=st.winner, version=st.seen_version(seat),
         revealed=tuple(tuple(_tiles(r.arranged) for r in q.racks) for q in st.players)
         if over else ())
 

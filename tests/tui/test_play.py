@@ -89,8 +89,8 @@ async def choose(pilot: Any, app: PlayApp, wanted: str) -> None:
 
 
 def rigged_app(hands: Sequence[str], picks: str, script: Sequence[str],
-               **options: Any) -> PlayApp:
-    game = rig(R(), hands, picks)
+               rules: RuleSet | None = None, **options: Any) -> PlayApp:
+    game = rig(rules or R(), hands, picks)
     return PlayApp(state=game, seed=7, delay=0, bots={1: ScriptBot(*script)}, **options)
 
 
@@ -206,7 +206,8 @@ async def test_claim_expose_with_a_joker_then_exchange_it() -> None:
 
 
 async def test_an_exposure_that_kills_a_rack_asks_first() -> None:
-    app = rigged_app(["W W", "W"], "N", ["discard W"])
+    # W W W fits only a concealed line: it kills a rack where those stay concealed
+    app = rigged_app(["W W", "W"], "N", ["discard W"], rules=R(open_concealed=False))
     async with app.run_test(size=SIZE) as pilot:
         table = app.board.table
         await pilot.press("d")

@@ -142,9 +142,9 @@ class ExpertBot(GreedyBot):
         #: the most picks a plan's chance is counted over (``REACH`` per rack)
         self.reach = 2 * REACH
 
-    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+    def decide(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         self.prepare(view)
-        return super().choose(view, legal, rng)
+        return super().decide(view, legal, rng)
 
     def prepare(self, view: View) -> None:
         """Start a decision on this view: its deadline, the table, what it remembers."""

@@ -13,7 +13,7 @@ import random
 from collections.abc import Sequence
 
 from twinrack.bots.plans import AwayValue, Exposures, Plan, Planner, planner
-from twinrack.bots.seen import Position, open_lines, position
+from twinrack.bots.seen import Position, choices, open_lines, position
 from twinrack.card import Card, practice_card
 from twinrack.card.compiled import IMPOSSIBLE
 from twinrack.card.exposure import Exposure
@@ -137,6 +137,12 @@ class GreedyBot:
     # ------------------------------------------------------------------ the protocol
 
     def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        """The bot protocol: one of ``legal`` for the seat of ``view``."""
+        return self.decide(view, choices(view, legal), rng)
+
+    def decide(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+        """:meth:`choose` among the seat's choices (subclasses start their decision
+        here)."""
         self.follow(view)
         if len(legal) == 1:
             return legal[0]

@@ -36,7 +36,7 @@ import numpy as np
 from twinrack.bots.expert import ExpertBot
 from twinrack.bots.greedy import Racks, minus, open_racks, plus
 from twinrack.bots.plans import Planner, planner
-from twinrack.bots.seen import Position, open_lines, position, unseen
+from twinrack.bots.seen import Position, choices, open_lines, position, unseen
 from twinrack.card import Card
 from twinrack.card.compiled import IMPOSSIBLE, compiled
 from twinrack.card.model import Hand
@@ -517,6 +517,7 @@ def hints(view: View, card: Card, top: int = 3, legal: Sequence[Action] = (),
     time for it: ``math.inf`` always samples them, 0 never)."""
     if view.free is None:
         return NO_HINTS
+    legal = choices(view, legal)
     seat = position(view)
     unseen_counts = unseen(view)
     racks = open_racks(seat)

@@ -117,9 +117,9 @@ class ChasingBot(GreedyBot):
             return expose
         return passing
 
-    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+    def decide(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         self.rng = rng  # the Joker exchange is decided without one being passed
-        return super().choose(view, legal, rng)
+        return super().decide(view, legal, rng)
 
     def choose_exchange(self, view: View, seat: Position,
                         options: Sequence[Exchange]) -> Exchange | None:

@@ -72,11 +72,11 @@ class MasterBot(ExpertBot):
         #: what the last search found: (option, mean worth) per option, the expert's first
         self.last_search: list[tuple[Action, float]] = []
 
-    def choose(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
+    def decide(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         self.last_search = []
         if self.time_cap_ms is not None:
             self.cap_at = time.perf_counter() + self.time_cap_ms / 1000
-        expert = super().choose(view, legal, rng)
+        expert = super().decide(view, legal, rng)
         if len(legal) == 1 or not self.simulations:
             return expert
         seat = position(view)

@@ -26,7 +26,7 @@ import numpy as np
 from twinrack.bots.expert import ExpertBot
 from twinrack.bots.greedy import declarations, open_racks
 from twinrack.bots.sampling import deal_hidden
-from twinrack.bots.seen import Position, position
+from twinrack.bots.seen import Position, choices, position
 from twinrack.card import Card
 from twinrack.engine import (
     Action,
@@ -78,6 +78,7 @@ class Chaser:
         return want
 
     def choose(self, seen: View, legal: Sequence[Action]) -> Action:
+        legal = choices(seen, legal)
         if len(legal) == 1:
             return legal[0]
         seat = position(seen)

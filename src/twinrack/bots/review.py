@@ -30,7 +30,7 @@ from twinrack.bots.master import MasterBot
 from twinrack.bots.odds import candidates, chances, needs
 from twinrack.bots.plans import Planner
 from twinrack.bots.playout import Playout
-from twinrack.bots.seen import Position, position, unseen
+from twinrack.bots.seen import Position, choices, position, unseen
 from twinrack.card import Card
 from twinrack.engine import (
     Action,
@@ -208,9 +208,10 @@ def review(record: dict[str, Any], seat: int, card: Card, *, searched: int = SEA
     for text in record["actions"]:
         acting = seat in game.to_act() and game.phase in ("turn", "window")
         seen = view(game, seat) if acting else None
-        legal = legal_actions(game, seat) if acting else []
+        legal = choices(seen, legal_actions(game, seat)) if seen is not None else []
         step = next(replay_steps(game, [text]))
-        if seen is None or len(legal) < 2 or step.action.seat != seat:
+        if (seen is None or len(legal) < 2 or step.action.seat != seat
+                or step.action not in legal):  # a move outside its turn decides nothing
             continue
         rated.append((rate(judge, seen, legal, step.action, step.number, rng), seen, legal))
     return finish(rated, seat, card, searched, simulations, rng)

@@ -8,11 +8,13 @@ it is in the wall or in another seat's concealed tiles, and the view cannot tell
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
 from twinrack.card.exposure import Exposure
-from twinrack.engine import RuleSet, ScoringRules
+from twinrack.engine import Action, RuleSet, ScoringRules
+from twinrack.engine.actions import decisions
 from twinrack.engine.view import View
 from twinrack.tiles import JOKER, NUM_KINDS, tile_set
 
@@ -60,19 +62,22 @@ def own_counts(view: View) -> list[int]:
 
 
 @cache
-def _rules(variant: str, players: int, revision: str) -> RuleSet:
-    return RuleSet(variant=variant, players=players, revision=revision)
-
-
-@cache
 def _scoring_rules(variant: str, players: int, revision: str) -> ScoringRules:
-    return _rules(variant, players, revision).scoring_rules()
+    return RuleSet(variant=variant, players=players, revision=revision).scoring_rules()
+
+
+def choices(view: View, legal: Sequence[Action]) -> list[Action]:
+    """What the seat decides between now: its legal actions less the moves between its
+    own racks that it may make outside an ordinary turn of its own (they answer nothing,
+    and no bot makes them then)."""
+    arranging = view.phase == "turn" and view.current == view.seat and view.must is None
+    return decisions(legal, arranging)
 
 
 def open_lines(view: View) -> bool:
-    """Concealed lines may be played with exposures at this table (its revision says so,
-    docs/rules.md section 5)."""
-    return _rules(view.variant, view.players, view.revision).open_lines
+    """Concealed lines may be played with exposures at this table (docs/rules.md section
+    5: the revision's rule, or the table's option; the view says which)."""
+    return view.open_lines
 
 
 def scoring_rules(view: View) -> ScoringRules:

@@ -44,9 +44,15 @@ from twinrack.errors import CardError, TwinRackError
 
 DEAD_CAUSES = ("exposure", "wrong_wall", "exposed_before_racking", "mahjongg_in_error",
                "claimed_for_mahjongg_then_exposed", "other")
+#: a penalty of the four-handed tournament sheet that a Siamese table does not give: the
+#: 2024 Siamese rules (14.A.b) cost a discarder nothing for a mis-named tile claimed for an
+#: exposure (docs/rules.md, section 15)
+NOT_AT_SIAMESE = "misnamed_exposure_tile"
 #: the referee's penalties a game sheet may record: the conduct penalties of section 11 and
 #: throwing the Mah Jongg tile to an exposed hand (section 11, for tables that play it)
-SHEET_PENALTIES: dict[str, tuple[int, str]] = {**PENALTIES, **THROW_PENALTIES}
+SHEET_PENALTIES: dict[str, tuple[int, str]] = {
+    code: given for code, given in {**PENALTIES, **THROW_PENALTIES}.items()
+    if code != NOT_AT_SIAMESE}
 #: the highest card value a sheet may give when it names no card (a sheet with a card is
 #: capped at that card's highest line); docs/score-keeper.md, "Caps"
 DEFAULT_MAX_VALUE = 100
@@ -351,6 +357,10 @@ class _SheetGame:
 
     def penalty(self, ev: dict[str, Any], where: str) -> None:
         code = ev["penalty"]
+        if code == NOT_AT_SIAMESE:
+            raise _err(f"{where}.penalty", "a mis-named tile claimed for an exposure costs "
+                                           "the discarder nothing at a Siamese table (the "
+                                           "-10 is the four-handed sheet's)")
         if code not in SHEET_PENALTIES:
             raise _err(f"{where}.penalty", f"one of {', '.join(sorted(SHEET_PENALTIES))}")
         points, reason = SHEET_PENALTIES[code]

@@ -18,6 +18,7 @@ optional when the seat is given to :func:`parse_action`)::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import ClassVar, Literal, cast
 
@@ -174,6 +175,16 @@ class Withdraw(Action):
 
 
 # ---------------------------------------------------------------------- parsing
+
+
+def decisions(legal: Sequence[Action], arranging: bool) -> list[Action]:
+    """The actions among ``legal`` that answer the table now. Moves between one's own
+    racks are listed at any time during play (docs/rules.md, section 5) but only in an
+    ordinary turn of one's own (``arranging``) are they part of the decision; anywhere
+    else they answer nothing and are left out."""
+    if arranging:
+        return list(legal)
+    return [a for a in legal if type(a) is not Move]
 
 
 def _bad(text: str, why: str) -> NotationError:

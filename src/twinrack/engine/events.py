@@ -1,8 +1,9 @@
 """What happened: frozen event records, each with a text form that parses back.
 
-Events that carry a secret (tiles dealt, picked, moved or fixed by a declaration) have a
+Events that carry a secret (tiles dealt, picked or fixed by a declaration) have a
 *redacted* form for everyone but their seat (:meth:`Event.seen_by`); the redacted text
-parses back to the redacted event.
+parses back to the redacted event. A move between one's own racks is seen by its seat
+alone: the others do not see it at all (:func:`redacted` leaves it out for them).
 
 Text forms (seats from 0, racks and exposures from 1)::
 
@@ -20,6 +21,7 @@ Text forms (seats from 0, racks and exposures from 1)::
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from twinrack.errors import NotationError
@@ -31,9 +33,20 @@ class Event:
     def __str__(self) -> str:
         raise NotImplementedError
 
-    def seen_by(self, seat: int | None) -> Event:
-        """This event as ``seat`` may see it (``None``: a spectator)."""
+    def seen_by(self, seat: int | None) -> Event | None:
+        """This event as ``seat`` may see it (``None``: a spectator), or None when that
+        seat does not see it at all."""
         return self
+
+
+def redacted(events: Iterable[Event], seat: int | None) -> list[Event]:
+    """``events`` as ``seat`` may see them: each redacted, the unseen ones left out."""
+    out = []
+    for e in events:
+        seen = e.seen_by(seat)
+        if seen is not None:
+            out.append(seen)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -205,8 +218,8 @@ class Moved(Event):
         what = "" if self.tile is None else f" {CANONICAL[self.tile]}"
         return f"move {self.seat}{what} {self.src + 1}>{self.dst + 1}"
 
-    def seen_by(self, seat: int | None) -> Event:
-        return self if seat == self.seat else Moved(self.seat, self.src, self.dst)
+    def seen_by(self, seat: int | None) -> Event | None:
+        return self if seat == self.seat else None
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,7 @@ from operator import is_
 from twinrack.engine.actions import Action
 from twinrack.engine.memo import Legal, StateMemo, memo_of
 from twinrack.engine.options import OPTIONS, ordinary_turn, shared
-from twinrack.engine.refusals import acting, gate, open_kinds, reason
+from twinrack.engine.refusals import acting, gate, open_kinds, reason, side_kinds
 from twinrack.engine.state import TURN, GameState
 from twinrack.errors import IllegalActionError
 
@@ -31,17 +31,23 @@ from twinrack.errors import IllegalActionError
 def _list(st: GameState, seat: int) -> tuple[list[Action], tuple[str, ...]]:
     """The legal actions, and the kinds among them (sorted)."""
     if st.phase == TURN:
-        if seat != st.current:  # every gate refuses a seat that does not act now
-            return [], ()
+        if seat != st.current:  # only the side kinds: every other gate refuses the seat
+            return _of_kinds(st, seat, side_kinds(st, seat))
         if st.obligation is None:
             out, verbs = ordinary_turn(st, seat)  # every kind's lister, in one pass
             verbs.sort()
             return out, tuple(verbs)
     elif not acting(st, seat):
-        return [], ()
-    out = []
+        return _of_kinds(st, seat, side_kinds(st, seat))
+    return _of_kinds(st, seat, open_kinds(st.phase, st.obligation))
+
+
+def _of_kinds(st: GameState, seat: int, kinds: tuple[str, ...]
+              ) -> tuple[list[Action], tuple[str, ...]]:
+    """The listers' actions of these kinds (their gates let the seat through)."""
+    out: list[Action] = []
     verbs = []
-    for verb in open_kinds(st.phase, st.obligation):  # the kinds whose gate lets it through
+    for verb in kinds:
         found = OPTIONS[verb](st, seat)
         if found:
             out.extend(found)

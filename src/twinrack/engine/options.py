@@ -242,10 +242,10 @@ def _exchanges(st: GameState, seat: int, free: list[int]) -> list[Action]:
 
 
 def move_options(st: GameState, seat: int) -> list[Action]:
-    """A concealed tile from one open rack to another, unless a declared hand fixes them
-    (section 5)."""
+    """A concealed tile from one open rack to another, at any time during play, on the
+    seat's turn or not, unless a declared hand fixes them (section 5)."""
     p = st.players[seat]
-    if not _playing(st, seat) or p.declared is not None:
+    if p.declared is not None:
         return []
     return _moves_between(seat, p.racks, p.open_racks())
 

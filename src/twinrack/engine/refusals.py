@@ -132,16 +132,23 @@ def acting(st: GameState, seat: int) -> bool:
 #: the kinds of action each phase may let through, in the order they are listed
 PHASE_VERBS: dict[Phase, tuple[str, ...]] = {
     DECLARE: ("pass", "declare"),
-    WINDOW: ("pass", "claim"),
+    WINDOW: ("pass", "claim", "move"),
     TURN: ("mahjongg", "discard", "expose", "exchange", "move", "undeclare", "withdraw"),
     OVER: (),
 }
+
+#: the phases of play, in which a seat may move its concealed tiles between its racks at
+#: any time, on its turn or not (section 5)
+MOVING = (TURN, WINDOW)
 
 
 def gate(st: GameState, seat: int, verb: str) -> Refusal | None:
     """Why ``seat`` may take no action of kind ``verb`` now (the phase, whose turn it is,
     what a granted claim requires first), or None. Every kind is refused to a seat that
-    is not :func:`acting`, and every kind not among the phase's :data:`PHASE_VERBS`."""
+    is not :func:`acting`, and every kind not among the phase's :data:`PHASE_VERBS`,
+    except a move between one's own racks, which any seat may make during play."""
+    if verb == "move" and st.phase in MOVING and 0 <= seat < st.rules.players:
+        return None
     if not acting(st, seat):
         return _idle(st, seat, verb)
     return acting_gate(st.phase, st.obligation, verb)
@@ -155,7 +162,7 @@ def acting_gate(phase: Phase, obligation: Obligation | None, verb: str) -> Refus
     if phase == DECLARE:
         return None if verb in ("pass", "declare") else _DECLARE_PHASE
     if phase == WINDOW:
-        if verb in ("pass", "claim"):
+        if verb in ("pass", "claim", "move"):
             return None
         return _NOT_GRANTED if verb == "withdraw" else _WINDOW_OPEN
     return _turn_gate(obligation, verb)
@@ -196,7 +203,7 @@ def _turn_gate(obligation: Obligation | None, verb: str) -> Refusal | None:
         return _WINDOW_CLOSED
     if verb == "declare":
         return _DECLARE_CLOSED
-    if verb == "withdraw" or obligation is None:
+    if verb in ("withdraw", "move") or obligation is None:
         return None
     if obligation == MUST_EXPOSE and verb != "expose":
         return _MUST_EXPOSE
@@ -341,6 +348,12 @@ def _move(st: GameState, a: Move) -> Refusal:
         return Refusal(Code.DECLARED_HAND_FIXED, "no tiles move between racks under a "
                        "declared hand", "7")
     return Refusal(Code.ILLEGAL_MOVE, "move a concealed tile between two open racks", "5")
+
+
+def side_kinds(st: GameState, seat: int) -> tuple[str, ...]:
+    """The kinds of action a seat that does not act now may still take: a move between
+    its own racks, during play (section 5)."""
+    return ("move",) if st.phase in MOVING and 0 <= seat < st.rules.players else ()
 
 
 def _withdraw(st: GameState) -> Refusal:

@@ -56,6 +56,8 @@ class RuleSet:
     * ``last_discard``: with the wall spent, the last discard may be claimed for ``any``
       claim (Mah Jongg or an exposure, the tournament rule), or only for ``mahjongg``.
     * ``pot``: points each player puts in the pot (3-4 players' settlement).
+    * ``open_concealed``: a concealed ("C") line may be played with exposures (then earning
+      no closed bonus); ``None`` follows the revision (2024: yes, 2019: no).
     """
 
     variant: str = "siamese"
@@ -70,6 +72,7 @@ class RuleSet:
     wall_dead: str = "any"
     last_discard: str = "any"
     pot: int = 0
+    open_concealed: bool | None = None
 
     def __post_init__(self) -> None:
         _check_kind("variant", self.variant)
@@ -125,7 +128,10 @@ class RuleSet:
     def open_lines(self) -> bool:
         """Every line may be played with exposures, a concealed ("C") one included, which
         then earns no closed bonus: the 2024 revision; under 2019 a concealed line stays
-        concealed until its Mah Jongg (docs/rules.md, section 5)."""
+        concealed until its Mah Jongg (docs/rules.md, section 5). ``open_concealed``
+        decides when set."""
+        if self.open_concealed is not None:
+            return self.open_concealed
         return self.revision == "2024"
 
     @property

@@ -17,6 +17,7 @@ score of a Double made across two earlier turns could differ.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from twinrack.card import Card
 from twinrack.engine.actions import ClaimKind
@@ -65,8 +66,10 @@ def sampled_state(seen: View, card: Card, concealed: Mapping[int, Sequence[int]]
         raise NotSampleable("a sampled state is built for the viewer's own turn")
     if len(wall) != seen.wall_left:
         raise NotSampleable(f"the wall has {seen.wall_left} tiles, not {len(wall)}")
-    rules = rules or RuleSet(variant=seen.variant, players=seen.players,
-                             revision=seen.revision)
+    if rules is None:
+        rules = RuleSet(variant=seen.variant, players=seen.players, revision=seen.revision)
+        if rules.open_lines != seen.open_lines:
+            rules = replace(rules, open_concealed=seen.open_lines)
     st = GameState(rules, card, b"sampled", seen.commitment, list(wall), seen.die, None)
     turns = mahjongg_turns or {}
     for sv in seen.seats:
@@ -83,7 +86,7 @@ def sampled_state(seen: View, card: Card, concealed: Mapping[int, Sequence[int]]
         st.players[sv.seat] = _player(sv, racks, card, turns)
     _turn_facts(st, seen)
     st.discards = list(seen.discards)
-    st.version = seen.version
+    st.version = st.public_version = seen.version
     return st
 
 

@@ -234,7 +234,12 @@ class GameState:
         self.actions: list[Action] = []
         self.end_reason: EndReason | None = None
         self.winner: int | None = None
-        self.version = 0  # state changes so far: what a client's command refers to
+        self.version = 0  # state changes so far (every action, and a granted claim)
+        #: the version of the latest change other seats could see: every action but a
+        #: move between one's own racks, which only its seat sees (section 5)
+        self.public_version = 0
+        #: per seat, the version its latest move made
+        self.moved = [0] * rules.players
 
     # ------------------------------------------------------------------ helpers
 
@@ -256,6 +261,16 @@ class GameState:
             return [self.current]
         return []
 
+    def seen_version(self, seat: int | None) -> int:
+        """The version of the latest change ``seat`` could see (``None``: a spectator):
+        what its view and its commands refer to. Another seat's move between its own
+        racks leaves it as it was, so that move neither changes this seat's view nor makes
+        its pending command stale."""
+        if seat is None:
+            return self.public_version
+        moved = self.moved[seat]
+        return moved if moved > self.public_version else self.public_version
+
     def copy(self) -> GameState:
         """A copy of the game's facts (caches live in engine.memo, never in the state)."""
         g = GameState.__new__(GameState)
@@ -264,6 +279,7 @@ class GameState:
         g.players = [p.copy() for p in self.players]
         g.window = self.window.copy() if self.window is not None else None
         g.declaring = list(self.declaring)
+        g.moved = list(self.moved)
         g.discards = list(self.discards)
         g.events = list(self.events)
         g.actions = list(self.actions)

@@ -92,6 +92,10 @@ def apply(state: GameState, action: Action) -> list[Event]:
         let_go(st, seat, "voluntary", ev)
     st.events.extend(ev)
     st.version += 1
+    if type(action) is Move:
+        st.moved[seat] = st.version  # seen by its seat alone (section 5)
+    else:
+        st.public_version = st.version
     return ev
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from twinrack.engine.actions import CLAIM_KINDS, MAHJONGG_CLAIMS, ClaimKind
-from twinrack.engine.completion import declarations
+from twinrack.engine.completion import claim_mahjongg, declarations
 from twinrack.engine.events import (
     Claimed,
     Discarded,
@@ -315,10 +315,30 @@ def _claim_winner(st: GameState, discarder: int,
     return min(answers, key=dist) if answers else None
 
 
+def _false_callers(st: GameState, t: int, answers: dict[int, ClaimKind],
+                   ev: list[Event]) -> None:
+    """Strict: when a seat claimed discard ``t`` for a Mah Jongg it really has, the claims
+    for a Mah Jongg that would be in error give way to it (Royale 13.A.f, docs/rules.md
+    section 7): each is announced in error and dropped from ``answers``. With no real Mah
+    Jongg among the claims they stand, and the first in priority is granted in error."""
+    if not st.rules.strict:
+        return
+    callers = [s for s, k in answers.items() if k == "mahjongg"]
+    if len(callers) < 2:
+        return
+    real = {s for s in callers if claim_mahjongg(st, s, t)[0]}
+    if not real:
+        return
+    for s in sorted(set(callers) - real):
+        del answers[s]
+        ev.append(MahJonggError(s, None))
+
+
 def _resolve(st: GameState, ev: list[Event]) -> None:
     """Close the claim window: grant the discard, or the next seat picks."""
     w = st.window
     assert w is not None
+    _false_callers(st, w.tile, w.answers, ev)
     winner = _claim_winner(st, w.discarder, w.answers)
     st.window = None
     if winner is None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from twinrack.card.exposure import Exposure
-from twinrack.engine.events import Event
+from twinrack.engine.events import Event, redacted
 from twinrack.engine.legality import legal_verbs
 from twinrack.engine.memo import StateMemo, memo_of
 from twinrack.engine.state import BY_CLAIM, OVER, TURN, GameState, Rack
@@ -60,6 +60,8 @@ class View(NamedTuple):
     players: int
     racks: int
     revision: str
+    #: a concealed ("C") line may be played with exposures at this table (section 5)
+    open_lines: bool
     phase: str
     current: int
     to_act: tuple[int, ...]
@@ -109,7 +111,8 @@ class View(NamedTuple):
         """Plain JSON-ready data, tiles in notation."""
         return {
             "seat": self.seat, "variant": self.variant, "players": self.players,
-            "racks": self.racks, "revision": self.revision, "phase": self.phase,
+            "racks": self.racks, "revision": self.revision, "open_lines": self.open_lines,
+            "phase": self.phase,
             "current": self.current, "to_act": list(self.to_act), "turn": self.turn,
             "wall_left": self.wall_left, "die": self.die, "commitment": self.commitment,
             "seed": self.seed,
@@ -233,7 +236,7 @@ def view(state: GameState, seat: int | None = None) -> View:
     # 30 fields, binding keywords costs about as much as the rest of the view together.
     # (tests/engine/test_view.py compares every field with a view made by keywords.)
     made: View = tuple.__new__(View, (
-        seat, rules.variant, rules.players, rules.racks, rules.revision,
+        seat, rules.variant, rules.players, rules.racks, rules.revision, rules.open_lines,
         phase, st.current, tuple(st.to_act()), st.turn_no, st.wall_left,
         st.die, st.commitment, st.seed.hex() if phase == OVER else None,  # die .. seed
         tuple(st.discards),
@@ -243,7 +246,7 @@ def view(state: GameState, seat: int | None = None) -> View:
         st.obligation if turn else None,  # must
         _public(st, memo),  # seats
         counts, acquired, placed, free, fixed_rack, verbs,
-        st.end_reason, st.winner, st.version,
+        st.end_reason, st.winner, st.seen_version(seat),
         _revealed(st) if phase == OVER else ()))  # revealed
     return made
 
@@ -265,5 +268,6 @@ def _placed(counts: tuple[tuple[int, ...], ...], tile: int | None,
 
 
 def events_for(state: GameState, seat: int | None) -> list[Event]:
-    """The game's events as ``seat`` may see them (secrets of other seats redacted)."""
-    return [e.seen_by(seat) for e in state.events]
+    """The game's events as ``seat`` may see them (secrets of other seats redacted, their
+    moves between their own racks left out)."""
+    return redacted(state.events, seat)

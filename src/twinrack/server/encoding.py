@@ -105,8 +105,8 @@ class Encoder:
     def view(self, v: View) -> Fragment:
         """``v.to_dict()`` encoded. What every viewer of a version sees alike (all but the
         viewer's own tiles and choices) is encoded once for all of them."""
-        common = (v.variant, v.players, v.racks, v.revision, v.phase, v.current, v.to_act,
-                  v.turn, v.wall_left, v.die, v.commitment, v.seed, v.discards, v.window,
+        common = (v.variant, v.players, v.racks, v.revision, v.open_lines, v.phase, v.current,
+                  v.to_act, v.turn, v.wall_left, v.die, v.commitment, v.seed, v.discards, v.window,
                   v.answered, v.claim, v.waiting, v.must, v.seats, v.end_reason, v.winner,
                   v.version, v.revealed)
         last = self._common
@@ -117,7 +117,8 @@ class Encoder:
             claim = v.claim
             shared = orjson.dumps({
                 "variant": v.variant, "players": v.players, "racks": v.racks,
-                "revision": v.revision, "phase": v.phase, "current": v.current,
+                "revision": v.revision, "open_lines": v.open_lines, "phase": v.phase,
+                "current": v.current,
                 "to_act": v.to_act, "turn": v.turn, "wall_left": v.wall_left, "die": v.die,
                 "commitment": v.commitment, "seed": v.seed,
                 "discards": self.discards(v.discards),

@@ -168,7 +168,7 @@ def rebuild(source: str, name: str, rules: dict[str, Any], seed_hex: str,
         if [str(e) for e in events] != row["events"]:
             raise TwinRackError("replay_mismatch", f"action {row['seq']} replays differently")
         if row["msg_id"]:
-            msg_ids[(row["seat"], row["msg_id"])] = state.version
+            msg_ids[(row["seat"], row["msg_id"])] = state.seen_version(row["seat"])
     return Rebuilt(detach(state), msg_ids)
 
 

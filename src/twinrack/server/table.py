@@ -36,6 +36,7 @@ from twinrack.engine import (
     parse_action,
     view,
 )
+from twinrack.engine.actions import decisions
 from twinrack.errors import IllegalActionError, TwinRackError
 from twinrack.server import jobs, wire
 from twinrack.server.encoding import Encoder, legal_json, objects_json
@@ -51,9 +52,8 @@ KeepSetting = Callable[[str, int, bool], Awaitable[None]]
 #: the actions stored after ``seq`` (what a write that seemed to fail may have stored)
 Tail = Callable[[str, int], Awaitable[list[dict[str, Any]]]]
 
-#: up to this many racks a seat, claim advice is worked out on the event loop (see
-#: LiveTable._prepare_legal)
-POOLED_ADVICE_RACKS = 2
+#: up to this many racks a seat, claim advice is worked out on the event loop
+POOLED_ADVICE_RACKS = 2  # (see LiveTable._prepare_legal)
 #: the longest wait between two attempts to reach the database while paused
 MAX_BACKOFF = 5.0
 
@@ -90,14 +90,12 @@ class LiveTable:
         self.thinking: set[tuple[int, int]] = set()  # (seat, version) with a bot job out
         self.hint_cache: dict[tuple[int, int], dict[str, Any] | None] = {}
         self.hint_jobs: set[tuple[int, int]] = set()
-        #: seat -> (version, its legal actions as protocol objects, encoded): built once a
-        #: version
+        #: seat -> (version, its legal actions as protocol objects, encoded), once a version
         self.legal_sent: dict[int, tuple[int, Any]] = {}
         #: the pieces of state messages encoded once (server/encoding.py)
         self.encoder = Encoder()
         self.helpers: set[asyncio.Task[Any]] = set()
         self.last_used = time.monotonic()
-        #: the game a finished table went on to (its id and its seats' tokens), made by
         #: the game the seats went on to (made by the first seat to ask; each keeps its
         #: token there, so the link is the same for all and says nothing secret)
         self.rematch: str | None = None
@@ -198,7 +196,7 @@ class LiveTable:
     async def _settle(self) -> None:
         """Wait until the table has handled every command queued so far."""
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self.submit(TableCommand("autopass", version=self.state.version, done=done))
+        self.submit(TableCommand("autopass", version=self.state.public_version, done=done))
         await done
 
     @property
@@ -215,8 +213,9 @@ class LiveTable:
         elif cmd.kind == "bot":
             self._think(cmd)
         elif cmd.kind == "bot_move":
-            if (self.paused or cmd.version != st.version or st.over or cmd.seat is None
-                    or cmd.seat not in st.to_act() or not self._bot_should_play(cmd.seat)):
+            if (self.paused or cmd.seat is None or cmd.version != st.seen_version(cmd.seat)
+                    or st.over or cmd.seat not in st.to_act()
+                    or not self._bot_should_play(cmd.seat)):
                 return
             assert cmd.action is not None
             if await self._apply(cmd.action, by="bot", msg_id=None):
@@ -226,7 +225,7 @@ class LiveTable:
         elif cmd.kind == "wake":
             self._schedule()
         elif cmd.kind == "autopass":
-            if cmd.version == st.version and self._silent() and not self.paused:
+            if cmd.version == st.public_version and self._silent() and not self.paused:
                 await self._auto_pass()
                 self._announce()
         elif cmd.kind == "takeover":
@@ -235,14 +234,15 @@ class LiveTable:
             self._resume(cmd.rows)
 
     async def _timer(self, cmd: TableCommand) -> None:
+        """The call timer ran out (its version is the public one: moves do not count)."""
         st = self.state
-        if self.deadline is None or cmd.version != st.version or st.over or self.paused:
+        if self.deadline is None or cmd.version != st.public_version or st.over or self.paused:
             return
         if time.monotonic() < self.deadline[1] - 0.01:
             self._schedule()
             return
         for seat in list(st.to_act()):
-            if self.state.version != cmd.version:
+            if self.state.public_version != cmd.version:
                 break
             if self.seats[seat].is_bot:
                 continue
@@ -250,7 +250,7 @@ class LiveTable:
             if passes:
                 if not await self._apply(passes[0], by="timer", msg_id=None):
                     return
-                cmd.version = self.state.version
+                cmd.version = self.state.public_version
 
     def _refuse(self, conn: Connection, code: str, message: str, msg_id: str | None,
                 **extra: Any) -> None:
@@ -274,7 +274,7 @@ class LiveTable:
                          retryable=True)
             return
         st = self.state
-        if cmd.version != st.version:
+        if cmd.version != st.seen_version(conn.seat):  # others' moves do not make it stale
             self._refuse(conn, "stale_version", "the table moved on: here is the current "
                          "state", cmd.msg_id)
             self._send_state(conn)
@@ -301,15 +301,19 @@ class LiveTable:
         # the version the action made (passes made at once for others may follow it)
         done = self.msg_ids.get(key) if key is not None else None
         conn.send({"type": "ack", "msg_id": cmd.msg_id,
-                   "version": self.state.version if done is None else done})
+                   "version": self.state.seen_version(conn.seat) if done is None else done})
 
     async def _apply(self, action: Action, *, by: str, msg_id: str | None) -> bool:
         """Apply ``action`` and the passes it makes owed at once, store them, and only then
         make them the table's game; then tell everyone. False (and the table pauses) when
         storing failed; an action the rules refuse raises :class:`IllegalActionError` and
         changes nothing."""
+        public = self.state.public_version
         if not await self._commit(action, by=by, msg_id=msg_id):
             return False
+        if self.state.public_version == public:  # a move: the others see nothing new
+            self._broadcast(only=action.seat)
+            return True
         await self._prepare_legal()
         self._announce()
         return True
@@ -330,7 +334,8 @@ class LiveTable:
         except IllegalActionError:  # refused before anything changed
             self.state = nxt
             raise
-        version = nxt.version  # what the sender is acknowledged with
+        public = nxt.public_version
+        version = nxt.seen_version(action.seat)  # what the sender is acknowledged with
         while silent := self._silent(nxt):
             passed = Pass(silent[0])
             rows.append(row_of(nxt, passed, apply(nxt, passed), "auto", None))
@@ -341,30 +346,32 @@ class LiveTable:
                         rows[0]["seq"], err)
             self._pause()
             return False
-        self._take(nxt, (action.seat, msg_id) if msg_id else None, version)
+        self._take(nxt, (action.seat, msg_id) if msg_id else None, version,
+                   keep_deadline=nxt.public_version == public)
         return True
 
-    def _take(self, nxt: GameState, key: tuple[int, str] | None, version: int) -> None:
+    def _take(self, nxt: GameState, key: tuple[int, str] | None, version: int,
+              keep_deadline: bool = False) -> None:  # keep it after a move: the timer runs on
         self.state = nxt
         self.last_used = time.monotonic()
         if key is not None:
             self.msg_ids[key] = version
-        self.deadline = None
+        if not keep_deadline:
+            self.deadline = None
 
     def _adopt(self, nxt: GameState) -> None:
-        self._take(nxt, None, nxt.version)
+        self._take(nxt, None, nxt.public_version)
         self._announce()
 
-    def _announce(self) -> None:
-        self._schedule(announce=False)  # sets the call timer first, so the views carry it
+    def _announce(self) -> None:  # the call timer is set first, so the views carry it
+        self._schedule(announce=False)
         self._broadcast()
 
     # ------------------------------------------------------------------ auto-pass
 
     def _silent(self, st: GameState | None = None) -> list[int]:
-        """The people to act whose only legal action is to pass (on a discard, or on
-        declaring right after the deal), unless they asked always to be asked (in ``st``:
-        the table's game unless told)."""
+        """The people to act whose only choice is to pass (on a discard, or on declaring),
+        unless they asked always to be asked (in ``st``: the table's game unless told)."""
         st = self.state if st is None else st
         if st.phase not in ("window", "declare"):
             return []
@@ -373,7 +380,7 @@ class LiveTable:
             s = self.seats[seat]
             if s.is_bot or s.always_ask:
                 continue
-            legal = legal_actions(st, seat)
+            legal = decisions(legal_actions(st, seat), False)  # moves answer nothing
             if len(legal) == 1 and isinstance(legal[0], Pass):
                 out.append(seat)
         return out
@@ -418,7 +425,7 @@ class LiveTable:
         for row in rows:
             apply(nxt, parse_action(row["action"]))
             if row["msg_id"]:
-                self.msg_ids[(row["seat"], row["msg_id"])] = nxt.version
+                self.msg_ids[(row["seat"], row["msg_id"])] = nxt.seen_version(row["seat"])
         self.paused = False
         self.recovery = None
         log.info("table %s: database back, %d stored action(s) taken in", self.id, len(rows))
@@ -430,15 +437,15 @@ class LiveTable:
         """Ask the worker pool for a bot's move; it comes back as a ``bot_move``."""
         st = self.state
         seat = cmd.seat
-        if (seat is None or self.paused or cmd.version != st.version or st.over
+        if (seat is None or self.paused or cmd.version != st.seen_version(seat) or st.over
                 or seat not in st.to_act() or not self._bot_should_play(seat)
-                or (seat, st.version) in self.thinking):
+                or (seat, cmd.version) in self.thinking):
             return
         legal = legal_actions(st, seat)
         if not legal:
             return
-        self.thinking.add((seat, st.version))
-        self._spawn(self._bot_job(seat, st.version, view(st, seat), legal))
+        self.thinking.add((seat, cmd.version))
+        self._spawn(self._bot_job(seat, cmd.version, view(st, seat), legal))
 
     async def _bot_job(self, seat: int, version: int, seat_view: Any,
                        legal: list[Action]) -> None:
@@ -462,17 +469,15 @@ class LiveTable:
 
     def _bot_should_play(self, seat: int) -> bool:
         s = self.seats[seat]
-        if s.is_bot:
-            return True
-        return (s.connected == 0 and s.left_at is not None
-                and time.monotonic() - s.left_at >= self.grace_seconds)
+        return s.is_bot or (s.connected == 0 and s.left_at is not None
+                            and time.monotonic() - s.left_at >= self.grace_seconds)
 
     def _schedule(self, announce: bool = True) -> None:
         """After any change: let bots move, start the call timer, wake for absent players."""
         st = self.state
         if st.over or self.closed or self.paused:
             return
-        version = st.version
+        version = st.public_version  # the call timer's: private moves do not restart it
         now = time.monotonic()
         if self._silent():
             self._later(0, TableCommand("autopass", version=version))
@@ -480,12 +485,13 @@ class LiveTable:
         humans_to_answer = False
         for seat in st.to_act():
             s = self.seats[seat]
+            mine = st.seen_version(seat)
             if s.is_bot:
-                self._later(self.bot_delay, TableCommand("bot", seat=seat, version=version))
+                self._later(self.bot_delay, TableCommand("bot", seat=seat, version=mine))
             elif s.connected == 0 and s.left_at is not None:
                 wait = s.left_at + self.grace_seconds - now
                 if wait <= 0:
-                    self._later(self.bot_delay, TableCommand("bot", seat=seat, version=version))
+                    self._later(self.bot_delay, TableCommand("bot", seat=seat, version=mine))
                 else:
                     self._later(wait + 0.01, TableCommand("wake", version=version))
             if not s.is_bot and st.phase == "window":
@@ -524,8 +530,7 @@ class LiveTable:
                 for s in self.seats]
 
     def _takeover_ms(self, s: LiveSeat) -> int | None:
-        """For a person whose connections all closed: the time left before a bot plays for
-        them (the grace period), while it runs."""
+        """For a person whose connections all closed: the grace period's time left."""
         if s.is_bot or s.connected or s.left_at is None or self.state.over:
             return None
         left = s.left_at + self.grace_seconds - time.monotonic()
@@ -546,9 +551,9 @@ class LiveTable:
         conn.log_sent = total
         names = [s.name for s in self.seats]
         deadline_ms = None
-        if self.deadline is not None and self.deadline[0] == st.version:
+        if self.deadline is not None and self.deadline[0] == st.public_version:
             deadline_ms = max(0, int((self.deadline[1] - time.monotonic()) * 1000))
-        return {"type": "state", "protocol": wire.PROTOCOL, "version": st.version,
+        return {"type": "state", "protocol": wire.PROTOCOL, "version": st.seen_version(seat),
                 "seat": seat, "view": self.encoder.view(v), "legal": self._legal(seat),
                 "log": wire.log_lines(st, seat, names, start,
                                       self.encoder.first_discard(st.events)),
@@ -595,12 +600,10 @@ class LiveTable:
         self._send_state(conn)
 
     async def _prepare_legal(self) -> None:
-        """In a claim window of a game of more than two racks, the legal actions of the
-        seats to act, with what each claim would do, are worked out in the worker pool
-        before anyone is told: trying every claim on four racks took up to 0.18 s, too
-        long for the event loop. With two racks it stays under about 12 ms, less than the
-        trip to the pool costs in latency, so it is done here. Should the pool fail, the
-        claims go out without their advice rather than hold the table up."""
+        """In a claim window with more than two racks a seat, the seats' legal actions and
+        what each claim would do are worked out in the worker pool first (up to 0.18 s on
+        four racks; with two, under 12 ms, less than the trip to the pool). Should the pool
+        fail, the claims go out without their advice rather than hold the table up."""
         st = self.state
         if (st.window is None or st.rules.racks <= POOLED_ADVICE_RACKS or self.paused
                 or self.closed):
@@ -619,8 +622,8 @@ class LiveTable:
                 self.legal_sent[seat] = (st.version, objects_json(objects))
 
     def _legal(self, seat: int | None) -> Any:
-        """The seat's legal actions as protocol objects, encoded once per version (every
-        connection of the seat shares them); none while the table is paused."""
+        """The seat's legal actions as protocol objects, encoded once per version for all
+        its connections; none while the table is paused."""
         st = self.state
         if seat is None or self.paused:
             return []
@@ -636,7 +639,7 @@ class LiveTable:
         seat = conn.seat
         if seat is None or not conn.hints or st.over or seat not in st.to_act():
             return None
-        key = (st.version, seat)
+        key = (st.seen_version(seat), seat)
         if key in self.hint_cache:
             return self.hint_cache[key]
         if key not in self.hint_jobs:
@@ -646,7 +649,7 @@ class LiveTable:
 
     async def _hint_job(self, key: tuple[int, int], v: Any) -> None:
         try:
-            if key[0] != self.state.version:
+            if key[0] != self.state.seen_version(key[1]):
                 return
             try:
                 out: dict[str, Any] | None = await self.workers.run(
@@ -658,7 +661,7 @@ class LiveTable:
             if len(self.hint_cache) > 32:
                 self.hint_cache.clear()
             self.hint_cache[key] = out
-            if key[0] == self.state.version and out is not None:
+            if key[0] == self.state.seen_version(key[1]) and out is not None:
                 msg = {"type": "hints", "version": key[0], "hints": out}
                 for c in list(self.conns):
                     if c.seat == key[1] and c.hints:
@@ -669,13 +672,15 @@ class LiveTable:
     def _send_state(self, conn: Connection) -> None:
         conn.send(self.state_message(conn))
 
-    def _broadcast(self) -> None:
-        """Every connection's state. A message is built and encoded once for all the
-        connections that get the same one: a seat's tabs, the spectators (the same seat,
-        the same log lines not yet sent, the same hints setting)."""
+    def _broadcast(self, only: int | None = None) -> None:
+        """Every connection's state (``only``: that seat's, after a move of its own). A
+        message is built and encoded once for all the connections that get the same one:
+        a seat's tabs, the spectators (same seat, log lines not yet sent, hints setting)."""
         players = self.players()
         made: dict[tuple[int | None, int, bool], tuple[dict[str, Any], str]] = {}
         for conn in list(self.conns):
+            if only is not None and conn.seat != only:
+                continue
             key = (conn.seat, conn.log_sent, conn.hints)
             got = made.get(key)
             if got is None:

@@ -28,7 +28,7 @@ from twinrack.engine import (
     legal_actions,
 )
 from twinrack.engine.advice import claim_outcome, kills_rack
-from twinrack.engine.events import Discarded
+from twinrack.engine.events import Discarded, redacted
 from twinrack.narration import (
     LABELS,
     claim_words,
@@ -135,7 +135,7 @@ def log_lines(state: GameState, viewer: int | None, names: Sequence[str],
     its ``seen_by`` first), narrated for that viewer: each line's ``text`` and ``tone``
     (``first_discard``: the index of the game's first discard among its events, when the
     caller knows it: the events before ``start`` are not read then)."""
-    seen = [e.seen_by(viewer) for e in state.events[start:]]
+    seen = redacted(islice(state.events, start, None), viewer)
     declaring = (first_discard >= start if first_discard is not None
                  else still_declaring(islice(state.events, start)))
     return lines_of(seen, names_for(names, viewer), declaring=declaring)

@@ -33,7 +33,7 @@ from twinrack.engine import (
     view,
     why_illegal,
 )
-from twinrack.engine.events import Event, MahJonggDeclared, RackDead
+from twinrack.engine.events import Event, MahJonggDeclared, RackDead, redacted
 from twinrack.engine.record import record_of
 from twinrack.engine.state import Phase
 from twinrack.tui import render
@@ -106,7 +106,7 @@ class TerminalTable:
 
     def opening_events(self) -> list[Event]:
         """The events so far (the deal), as the player may see them."""
-        return [e.seen_by(self.seat) for e in self.state.events]
+        return redacted(self.state.events, self.seat)
 
     @property
     def over(self) -> bool:
@@ -145,12 +145,12 @@ class TerminalTable:
     def bot_step(self) -> tuple[Action, list[Event]]:
         """Let the bot that must act choose and play; the events as the player sees them."""
         decision = self.driver.bot_decides()
-        return decision.action, [e.seen_by(self.seat) for e in decision.events]
+        return decision.action, redacted(decision.events, self.seat)
 
     def play(self, action: Action) -> list[Event]:
         """Apply the player's action (it must be legal); the events as the player sees
         them."""
-        return [e.seen_by(self.seat) for e in self.driver.play(action)]
+        return redacted(self.driver.play(action), self.seat)
 
     def find(self, wanted: Callable[[Action], bool]) -> list[Action]:
         """The player's legal actions matching ``wanted``."""

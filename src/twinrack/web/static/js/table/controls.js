@@ -44,8 +44,8 @@ export function Controls({ f, legal, selected, busy, act, moveTo }) {
     ${!window && html`<button type="button" id="btn-discard" class="primary" aria-keyshortcuts="D"
       disabled=${busy || !discard} onClick=${() => act(discard)}>
       ${selected ? `Discard ${tileLabel(selected.tile)}` : "Discard (select a tile)"}</button>`}
-    ${!window && html`<${MoveButtons} legal=${legal} selected=${selected} racks=${f.v.racks}
-      busy=${busy} moveTo=${moveTo} />`}
+    ${f.v.phase !== "declare" && html`<${MoveButtons} legal=${legal} selected=${selected}
+      racks=${f.v.racks} busy=${busy} moveTo=${moveTo} />`}
     <${ActButton} id="btn-claim-expose" keys="C" action=${legal.claim("expose")} busy=${busy} cls="claim-btn"
       act=${act}>Claim for exposure</${ActButton}>
     <${ActButton} id="btn-claim-mahjongg" action=${legal.claim("mahjongg")} busy=${busy} cls="claim-btn"

@@ -96,7 +96,8 @@ export function HowItWorks({ racks }) {
     <ul>
       <li><strong>One holding, ${n} racks.</strong> All your concealed tiles are one pool. The
         racks only show how you have arranged them: any tile can serve either rack, and you
-        can move tiles between racks at any time on your turn.</li>
+        can move tiles between racks at any time, on your turn or not (nobody else sees
+        it).</li>
       <li><strong>${racks === 4 ? "Four" : "Two"} Mah Jonggs.</strong> Each rack becomes its
         own hand of the card (14 tiles). After a first Mah Jongg you play on toward the next;
         a Mah Jongg on every rack wins the game.</li>
