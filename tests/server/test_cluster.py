@@ -82,9 +82,11 @@ def test_a_game_whose_owner_is_killed_finishes_on_another_worker(tmp_path: Path)
         n += play(players, rng, 5000, first=n)
         assert players[0].state["view"]["phase"] == "over"
         new_owner, new_epoch = cluster.owner_of(game_id)
-        assert new_owner not in (None, owner) and new_epoch == 2
+        # taken over once (epoch 2); on a loaded machine a missed lease renewal may hand it
+        # over again, which must leave the game as whole as the first
+        assert new_owner not in (None, owner) and new_epoch >= 2
         check_game(cluster, game_id, n)
-        assert {e for _, _, e in stored(game_id)} == {1, 2}
+        assert {1, 2} <= {e for _, _, e in stored(game_id)} <= set(range(1, new_epoch + 1))
         for p in players.values():
             p.close()
         # lease 2 s: the table answers within the lease and 5 s more
