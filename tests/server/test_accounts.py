@@ -4,7 +4,10 @@ database), password resets (the operator's link, an e-mail), and deleting an acc
 
 from __future__ import annotations
 
+import email
+import email.policy
 import re
+import socket
 from html import unescape
 
 import pytest
@@ -246,3 +249,71 @@ def test_deleting_an_account_keeps_its_games_as_a_former_player(database_url: st
             names = s.scalars(select(SeatRow.name).where(SeatRow.game_id == game_id)).all()
         assert names == ["a former player", "Computer 2 (random)"]
         assert sign_in(client, "kate").status_code == 400
+
+
+class _Inbox:
+    """An aiosmtpd handler that keeps what it is sent."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[list[str], str]] = []
+
+    async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
+        content = envelope.content  # type: ignore[attr-defined]
+        self.messages.append((list(envelope.rcpt_tos),  # type: ignore[attr-defined]
+                              content.decode() if isinstance(content, bytes) else content))
+        return "250 OK"
+
+
+def test_with_smtp_a_reset_link_is_e_mailed_to_the_accounts_address(
+        database_url: str) -> None:
+    controller_mod = pytest.importorskip("aiosmtpd.controller")
+    from twinrack.server.accounts.mail import Mailer
+
+    inbox = _Inbox()
+    with socket.socket() as probe:  # a free port on 127.0.0.1
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    smtp = controller_mod.Controller(inbox, hostname="127.0.0.1", port=port)
+    smtp.start()
+    try:
+        with make_client(database_url) as client:
+            client.app.state.mailer = Mailer(f"smtp://127.0.0.1:{port}")
+            sign_up(client, "lena")
+            r = client.post("/account/settings", data={"email": "lena@example.org",
+                                                       "csrf": csrf_of(client, "/account")})
+            assert r.status_code == 200
+            client.cookies.clear()
+            sent = client.post("/forgot", data={"name": "lena",
+                                                "csrf": csrf_of(client, "/forgot")})
+            assert sent.status_code == 200 and "on its way" in sent.text
+            unknown = client.post("/forgot", data={"name": "nobody",
+                                                   "csrf": csrf_of(client, "/forgot")})
+            assert unknown.text.replace(csrf_of(client, "/forgot"), "") == \
+                sent.text.replace(csrf_of(client, "/forgot"), "")  # tells nothing
+            assert len(inbox.messages) == 1
+            to, raw = inbox.messages[0]
+            mail = email.message_from_string(raw, policy=email.policy.default)
+            assert to == ["lena@example.org"] and mail["To"] == "lena@example.org"
+            assert mail["Subject"] == "TwinRack: reset your password"
+            body = mail.get_body().get_content()  # type: ignore[union-attr]
+            token = re.search(r"http://testserver/reset\?token=([\w-]+)", body)[1]
+            r = client.post("/reset", data={"token": token, "password": "a fresh secret phrase",
+                                            "csrf": csrf_of(client, f"/reset?token={token}")},
+                            follow_redirects=False)
+            assert r.status_code == 303
+            assert sign_in(client, "lena", "a fresh secret phrase").status_code == 303
+    finally:
+        smtp.stop()
+
+
+def test_a_guest_who_signs_up_keeps_the_games_of_that_browser(database_url: str) -> None:
+    with make_client(database_url) as client:
+        client.get("/")  # the browser's id cookie
+        game_id, _ = create_table(client, name="Guest")
+        with make_client(database_url) as stranger:
+            stranger.get("/")
+            theirs, _ = create_table(stranger, name="Other")
+        sign_up(client, "mona")
+        with client.app.state.hub.db.reading() as s:
+            held = s.execute(select(AccountSeatRow.game_id, AccountSeatRow.seat)).all()
+        assert held == [(game_id, 0)] and theirs != game_id

@@ -96,14 +96,14 @@ async def _signed_in(visitor: Visitor, accounts: AccountsDep, account: Account,
 
 @router.get("/signin", response_class=HTMLResponse)
 async def signin_page(request: Request, visitor: VisitorDep,
-                      next: str = "/account") -> HTMLResponse:  # noqa: A002
+                      next: str = "/account") -> HTMLResponse:
     return page(request, visitor, "signin.html", name="", errors=[], next=safe_next(next))
 
 
 @router.post("/signin", response_model=None)
 async def signin(request: Request, visitor: VisitorDep, accounts: AccountsDep,
                  name: Field = "", password: Field = "", csrf: Field = "",
-                 next: Field = "/account") -> Response:  # noqa: A002
+                 next: Field = "/account") -> Response:
     """Sign in; after too many failures, for the account or from the address, refused
     (even with the right password) until the window has passed."""
     check_csrf(request, visitor, csrf)
