@@ -65,15 +65,17 @@ async def signed_in(conn: HTTPConnection) -> Account | None:
 async def _visitor(request: Request) -> Visitor:
     token = request.cookies.get(SESSION_COOKIE)
     found = await accounts_of(request).session(token) if token else None
-    base = {"client": client_of(request), "secure": https(request),
-            "agent": request.headers.get("user-agent", "")[:200]}
     browser = request.cookies.get(COOKIE)
     if found is not None and token:
-        return Visitor(found[0], found[1], token, browser, **base)
-    if browser:
-        return Visitor(None, None, browser, browser, **base)
-    fresh = secrets.token_hex(16)
-    return Visitor(None, None, fresh, fresh, new_browser=fresh, **base)
+        visitor = Visitor(found[0], found[1], token, browser)
+    elif browser:
+        visitor = Visitor(None, None, browser, browser)
+    else:
+        fresh = secrets.token_hex(16)
+        visitor = Visitor(None, None, fresh, fresh, new_browser=fresh)
+    visitor.client, visitor.secure = client_of(request), https(request)
+    visitor.agent = request.headers.get("user-agent", "")[:200]
+    return visitor
 
 
 VisitorDep = Annotated[Visitor, Depends(_visitor)]
