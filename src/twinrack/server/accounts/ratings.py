@@ -19,10 +19,12 @@ MODEL = PlackettLuce()
 SCALE = 60.0
 #: a rating is provisional until this many rated games
 PROVISIONAL_GAMES = 10
-#: the computer levels' fixed ratings (mu; their sigma is FIXED_SIGMA): stated, not yet
-#: measured (docs/accounts.md says how they were chosen and how to measure them)
-BOT_MU: dict[str, float] = {"random": 10.0, "beginner": 18.0, "greedy": 23.0,
-                            "intermediate": 25.0, "expert": 29.0, "master": 29.0}
+#: the computer levels' fixed ratings (mu; their sigma is FIXED_SIGMA): greedy at a new
+#: player's 25, the others where this model's predict_win gives them the win rates
+#: against greedy that docs/bots.md reports from the arena (expert 70.1%, intermediate
+#: 37%, beginner 33%, random 0.2%); master as expert, which it does not beat yet
+BOT_MU: dict[str, float] = {"random": 7.6, "beginner": 22.3, "intermediate": 23.0,
+                            "greedy": 25.0, "expert": 28.2, "master": 28.2}
 FIXED_SIGMA = 1.0
 #: the mu of a computer level missing from BOT_MU
 UNKNOWN_BOT_MU = 25.0
