@@ -317,3 +317,13 @@ def test_a_guest_who_signs_up_keeps_the_games_of_that_browser(database_url: str)
         with client.app.state.hub.db.reading() as s:
             held = s.execute(select(AccountSeatRow.game_id, AccountSeatRow.seat)).all()
         assert held == [(game_id, 0)] and theirs != game_id
+
+
+def test_signing_in_again_replaces_the_browsers_session(database_url: str) -> None:
+    with make_client(database_url) as client:
+        sign_up(client, "nell")
+        old = client.cookies.get("twinrack_session")
+        assert sign_in(client, "nell").status_code == 303
+        assert client.cookies.get("twinrack_session") != old
+        with client.app.state.hub.db.reading() as s:
+            assert len(s.scalars(select(SessionRow)).all()) == 1

@@ -85,6 +85,10 @@ async def signup(request: Request, visitor: VisitorDep, accounts: AccountsDep,
 
 async def _signed_in(visitor: Visitor, accounts: AccountsDep, account: Account,
                      target: str) -> Response:
+    """A new session (a new secret: never the one the browser had before), and the
+    browser's old session, if any, ended."""
+    if visitor.account is not None and visitor.session_id is not None:
+        await accounts.close_session(visitor.account.id, visitor.session_id)
     token = await accounts.open_session(account.id, visitor.client, visitor.agent)
     resp = RedirectResponse(target, status_code=303)
     start_session(resp, token, visitor)
