@@ -8,6 +8,8 @@ import random
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from tests.server.accounts_helpers import csrf_of, sign_in, sign_up
@@ -155,3 +157,16 @@ def test_a_game_against_the_computer_is_rated_in_its_own_pool(database_url: str)
         assert "/u/fay" in board
         assert "Nobody is rated" in fay.get("/leaderboard?pool=people:siamese").text
         assert fay.get("/leaderboard?pool=nonsense").status_code == 404
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-200, 200), min_size=2, max_size=4))
+def test_among_equal_ratings_the_new_ones_follow_the_totals(totals: list[int]) -> None:
+    """Seats that start equal end in the order of their totals, equal totals equal."""
+    after = ratings.rate([ratings.start()] * len(totals), totals)
+    for i, a in enumerate(totals):
+        for j, b in enumerate(totals):
+            if a > b:
+                assert after[i].mu > after[j].mu
+            elif a == b:
+                assert after[i].mu == pytest.approx(after[j].mu)

@@ -1,4 +1,5 @@
-"""Ratings (docs/accounts.md, "Ratings"): openskill's Weng-Lin Plackett-Luce model, one
+"""Ratings (docs/accounts.md, "Ratings"): openskill's Weng-Lin Bradley-Terry model with
+full pairing (every seat compared with every other), one
 rating per variant for games between signed-in people ("people:VARIANT") and one against
 the computer ("computer:VARIANT"), where each computer level has a fixed rating.
 
@@ -11,10 +12,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
-#: the model (its defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300)
-MODEL = PlackettLuce()
+#: the model (its defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300). Not openskill's
+#: Plackett-Luce: with a tie for first place, it gives the seat placed after the tie the
+#: same gain as the tied leaders (the property test in tests/server/test_profiles.py)
+MODEL = BradleyTerryFull()
 #: a shown rating is this many times mu
 SCALE = 60.0
 #: a rating is provisional until this many rated games

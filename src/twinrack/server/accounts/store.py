@@ -3,6 +3,7 @@ database (run on its threads, never the event loop), called through :class:`Acco
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import secrets
 import time
@@ -160,7 +161,9 @@ class Accounts:
 
     async def attach_seat(self, game_id: str, seat: int, account_id: int) -> None:
         """The seat is the account's (the first account to take it keeps it)."""
-        await self._run(_attach_seat, game_id, seat, account_id)
+        # another request (or worker) may attach it at the same moment: theirs stays
+        with contextlib.suppress(IntegrityError):
+            await self._run(_attach_seat, game_id, seat, account_id)
 
 
 def _create(s: Session, name: str, password_hash: str, browser: str | None) -> Account:
