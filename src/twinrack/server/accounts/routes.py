@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from twinrack.server.accounts import passwords
 from twinrack.server.accounts.mail import reset_text
-from twinrack.server.accounts.store import Account, NameTaken
+from twinrack.server.accounts.store import FORMER_PLAYER, Account, NameTaken
 from twinrack.server.accounts.web import (
     MAX_FIELD,
     AccountsDep,
@@ -220,7 +220,10 @@ async def delete_account(request: Request, visitor: VisitorDep, accounts: Accoun
                                                                   password):
         return await _account(request, visitor, accounts, ["the password is wrong: the "
                                                            "account was not deleted"])
-    await accounts.delete(me.id, visitor.browser)
+    for game_id, seat in await accounts.delete(me.id, visitor.browser):
+        table = request.app.state.hub.tables.get(game_id)  # a table loaded here
+        if table is not None:
+            table.rename(seat, FORMER_PLAYER)
     resp = message(request, visitor, 200, "Account deleted",
                    f"The account {me.name} and its data are gone; its games are kept with "
                    "its seats as \"a former player\".")

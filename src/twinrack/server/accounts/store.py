@@ -99,10 +99,11 @@ class Accounts:
     async def set_settings(self, account_id: int, email: str | None, private: bool) -> None:
         await self._run(_set_settings, account_id, email, private)
 
-    async def delete(self, account_id: int, browser: str | None) -> None:
+    async def delete(self, account_id: int, browser: str | None) -> list[tuple[str, int]]:
         """The account and everything of the person (sessions, statistics, ratings, the
-        browser's saved cards) goes; their seats in games stay, as "a former player"."""
-        await self._run(_delete, account_id, browser)
+        browser's saved cards) goes; their seats in games stay, as "a former player"
+        (returned: the seats renamed)."""
+        return await self._run(_delete, account_id, browser)
 
     # ------------------------------------------------------------- sessions
 
@@ -209,7 +210,7 @@ def _set_settings(s: Session, account_id: int, email: str | None, private: bool)
               .values(email=email, private=private))
 
 
-def _delete(s: Session, account_id: int, browser: str | None) -> None:
+def _delete(s: Session, account_id: int, browser: str | None) -> list[tuple[str, int]]:
     from twinrack.server.accounts.models import (
         GameStatRow,
         RatingEventRow,
@@ -228,6 +229,7 @@ def _delete(s: Session, account_id: int, browser: str | None) -> None:
                   RatingEventRow):
         s.execute(delete(table).where(table.account_id == account_id))
     s.execute(delete(AccountRow).where(AccountRow.id == account_id))
+    return [(g, n) for g, n in seats]
 
 
 def _open_session(s: Session, account_id: int, token_hash: str, now: float, client: str,
