@@ -15,10 +15,14 @@ from sqlalchemy import func, select
 from tests.server.accounts_helpers import csrf_of, sign_in, sign_up
 from tests.server.drive import Players
 from tests.server.helpers import create_table, make_client, play_to_end, ws_path
+from twinrack.bots import BOTS
+from twinrack.bots.driver import play_out
 from twinrack.card import practice_card
+from twinrack.engine import RuleSet, new_game
 from twinrack.server.accounts import ratings
 from twinrack.server.accounts.models import GameStatRow, RatingEventRow, RatingRow
-from twinrack.server.accounts.stats import rated_pool
+from twinrack.server.accounts.stats import rated_pool, seat_facts
+from twinrack.server.writer import result_of
 
 
 def test_seats_are_ranked_by_their_totals_and_equal_totals_tie() -> None:
@@ -170,3 +174,34 @@ def test_among_equal_ratings_the_new_ones_follow_the_totals(totals: list[int]) -
                 assert after[i].mu > after[j].mu
             elif a == b:
                 assert after[i].mu == pytest.approx(after[j].mu)
+
+
+@pytest.mark.parametrize(("variant", "players", "seed", "bot", "doubles", "dead"), [
+    ("siamese", 2, 0, "greedy", [0, 0], [0, 0]),
+    ("siamese", 2, 2, "expert", [1, 0], [0, 0]),  # a Double Mah Jongg
+    ("siamese", 2, 3, "random", [0, 0], [2, 0]),  # dead racks
+    ("royale", 3, 6, "expert", [0, 0, 1], [0, 0, 0]),
+    ("imperial", 2, 1, "random", [0, 0], [2, 3]),
+])
+def test_a_finished_games_facts_agree_with_its_score(
+        variant: str, players: int, seed: int, bot: str, doubles: list[int],
+        dead: list[int]) -> None:
+    """Seeded games of bots: each seat's facts, against the itemized score (its total, a
+    Mah Jongg line per Mah Jongg naming its card line, a Double Mah Jongg where the score
+    says so) and the dead racks of the final state."""
+    card = practice_card()
+    state = new_game(RuleSet.for_variant(variant, players), seed=seed, card=card)
+    play_out(state, [BOTS[bot](card) for _ in range(players)],
+             [random.Random(seed + i) for i in range(players)])
+    result = result_of(state)
+    facts = seat_facts(state)
+    assert [f.doubles for f in facts] == doubles and [f.dead_racks for f in facts] == dead
+    for f in facts:
+        said = [x["reason"] for x in result["lines"] if x["seat"] == f.seat]
+        made = [r for r in said if "Mah Jongg" in r and "threw" not in r]
+        assert f.points == result["totals"][f.seat]
+        assert f.won == (result["winner"] == f.seat)
+        assert f.mahjonggs == len(made) == len(f.lines)
+        assert all(any(line in r for r in made) for line in f.lines)
+        assert f.doubles == int(any(r.startswith("Double Mah Jongg hand") for r in said))
+        assert 0 <= f.dead_racks <= f.racks == state.rules.racks

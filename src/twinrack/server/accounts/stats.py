@@ -7,7 +7,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from twinrack.card import practice_card
-from twinrack.engine import GameState
+from twinrack.engine import GameState, game_facts
 from twinrack.server.writer import result_of
 
 
@@ -17,7 +17,8 @@ class SeatFacts:
     points: int
     won: bool
     mahjonggs: int
-    #: turns in which this seat made Mah Jongg on two racks or more at once
+    #: 1 when this seat won with a Double Mah Jongg (two racks or more completed in the
+    #: winning turn, as the score counts it), else 0
     doubles: int
     dead_racks: int
     racks: int
@@ -27,12 +28,12 @@ class SeatFacts:
 def seat_facts(state: GameState) -> list[SeatFacts]:
     """Every seat's facts of a finished game."""
     totals = result_of(state)["totals"]
+    winning = Counter(m.seat for m in game_facts(state).mah_jonggs if m.wins)
     out = []
     for seat, player in enumerate(state.players):
-        turns = Counter(m.turn for m in player.mahjonggs)
         out.append(SeatFacts(
             seat=seat, points=int(totals[seat]), won=state.winner == seat,
-            mahjonggs=len(player.mahjonggs), doubles=sum(1 for n in turns.values() if n >= 2),
+            mahjonggs=len(player.mahjonggs), doubles=int(winning[seat] >= 2),
             dead_racks=sum(1 for r in player.racks if r.dead is not None),
             racks=len(player.racks), lines=tuple(m.hand.id for m in player.mahjonggs)))
     return out
