@@ -328,3 +328,16 @@ def test_signing_in_again_replaces_the_browsers_session(database_url: str) -> No
         assert client.cookies.get("twinrack_session") != old
         with client.app.state.hub.db.reading() as s:
             assert len(s.scalars(select(SessionRow)).all()) == 1
+
+
+@pytest.mark.parametrize(("target", "lands"), [
+    ("/account/games", "/account/games"), ("//evil.example/x", "/account"),
+    ("https://evil.example/", "/account"), ("/\\evil.example", "/account")])
+def test_after_signing_in_only_a_path_of_this_site_is_followed(
+        database_url: str, target: str, lands: str) -> None:
+    with make_client(database_url) as client:
+        sign_up(client, "olga")
+        r = client.post("/signin", data={"name": "olga", "password": PASSWORD,
+                                         "csrf": csrf_of(client), "next": target},
+                        follow_redirects=False)
+        assert r.status_code == 303 and r.headers["location"] == lands
