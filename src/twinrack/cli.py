@@ -351,6 +351,10 @@ from twinrack.cli_review import register as _register_review  # noqa: E402
 
 _register_review(app)
 
+from twinrack.server.accounts.cli import register as _register_accounts  # noqa: E402
+
+_register_accounts(app)
+
 
 # ---------------------------------------------------------------------------- entry
 

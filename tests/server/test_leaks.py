@@ -5,9 +5,11 @@ without anyone remembering to add it here: during seeded random games of every v
 calls every GET route and opens every WebSocket route, for the game, as each seat (by its
 token) and as a spectator, and checks that no answer holds anything that viewer may not
 see: another seat's concealed tiles, an event it sees redacted, the seed before the end,
-another seat's token. A route that changes a game by another method must be added to the
-checks below, or the test fails: the rematch (POST) is one, checked by
-:func:`check_rematch`.
+another seat's token. Each seat is a signed-in account (seat 0's profile private), so the
+accounts' pages are asked for as their owners and as everyone else: a private profile
+shows nothing to others, and no profile, "my games" or leaderboard counts a game in play.
+A route that changes a game by another method must be added to the checks below, or the
+test fails: the rematch (POST) is one, checked by :func:`check_rematch`.
 """
 
 from __future__ import annotations
@@ -21,8 +23,10 @@ from typing import Any
 
 import pytest
 from fastapi.routing import APIWebSocketRoute
+from sqlalchemy import func, select
 from starlette.routing import Mount, WebSocketRoute
 
+from tests.server.accounts_helpers import csrf_of, sign_up
 from tests.server.cluster_client import live_table
 from tests.server.conftest import on_services, service_urls
 from tests.server.drive import Players
@@ -30,6 +34,7 @@ from tests.server.helpers import make_client
 from twinrack.engine import GameState, legal_actions, view
 from twinrack.engine.record import record_for
 from twinrack.narration import LABELS, narrate
+from twinrack.server.accounts.models import GameStatRow, RatingRow
 from twinrack.server.hub import token_hash
 from twinrack.server.wire import PROTOCOL, legal_objects, names_for
 from twinrack.tiles import format_tiles
@@ -99,8 +104,49 @@ def flat_routes(routes: list[Any], prefix: str = "") -> list[Any]:
     return out
 
 
-def fill(path: str, game_id: str) -> str:
-    return re.sub(r"\{[^}]+\}", "x", path.replace("{game_id}", game_id))
+def fill(path: str, game_id: str, name: str = "x") -> str:
+    path = path.replace("{game_id}", game_id).replace("{name}", name)
+    return re.sub(r"\{[^}]+\}", "x", path)
+
+
+def sign_up_seats(players: Players) -> dict[int, tuple[str, str]]:
+    """An account for each seat (its name and session cookie); seat 0's profile is
+    private. The seats become the accounts' when the check opens their table pages."""
+    client = players.client
+    accounts = {}
+    for seat in players.tokens:
+        client.cookies.clear()
+        sign_up(client, f"seat{seat}-{players.game_id[:6]}")
+        accounts[seat] = (f"seat{seat}-{players.game_id[:6]}",
+                          client.cookies["twinrack_session"])
+    client.cookies.clear()
+    client.cookies.set("twinrack_session", accounts[0][1])
+    r = client.post("/account/settings", data={"private": "on",
+                                               "csrf": csrf_of(client, "/account")})
+    assert r.status_code == 200
+    client.cookies.clear()
+    return accounts
+
+
+def check_accounts(players: Players, accounts: dict[int, tuple[str, str]],
+                   viewer: int | None) -> None:
+    """The accounts' pages, as ``viewer``: the private profile (seat 0's) shows its owner
+    only, and during play no profile, "my games" or leaderboard holds more of the game
+    than its id (no rating moves, no statistic is counted before the end)."""
+    client = players.client
+    over = players.over
+    private = client.get(f"/u/{accounts[0][0]}")
+    if viewer == 0:
+        assert private.status_code == 200 and "Your profile is private" in private.text
+    else:
+        assert private.status_code == 404 and accounts[0][0] not in private.text
+    pages = [client.get(f"/u/{name}").text for name, _ in accounts.values()]
+    pages.append(client.get("/leaderboard").text)
+    if not over:
+        assert not [p for p in pages if players.game_id in p]
+        with client.app.state.hub.db.reading() as s:
+            assert s.scalar(select(func.count()).select_from(RatingRow)) == 0
+            assert s.scalar(select(func.count()).select_from(GameStatRow)) == 0
 
 
 def other_secrets(state: GameState, viewer: int, rng: random.Random) -> GameState | None:
@@ -150,8 +196,13 @@ def settled(table: Any) -> GameState:
     return state
 
 
-def check_every_route(players: Players, rng: random.Random) -> int:
+def check_every_route(players: Players, rng: random.Random,
+                      accounts: dict[int, tuple[str, str]] | None = None) -> int:
+    """Every route as every viewer (each seat signed in to its account, when ``accounts``
+    are given; routes with a ``{name}`` are asked for every account's name)."""
     client = players.client
+    accounts = accounts or {}
+    names = [name for name, _ in accounts.values()] or ["x"]
     table = live_table(client, players.game_id)
     state = settled(table)
     gets, sockets = game_routes(client.app)
@@ -162,11 +213,16 @@ def check_every_route(players: Players, rng: random.Random) -> int:
         hidden = secrets_of(state, viewer, players.tokens, [s.name for s in table.seats])
         query = f"?token={token}" if token else ""
         client.cookies.clear()  # each viewer is a browser of its own
+        if viewer in accounts:
+            client.cookies.set("twinrack_session", accounts[viewer][1])
         for path in gets:
-            r = client.get(fill(path, players.game_id) + query)
-            leaked = [s for s in hidden if s in r.text]
-            assert not leaked, f"GET {path} as {viewer}: {leaked[:3]}"
-            calls += 1
+            for name in names if "{name}" in path else ["x"]:
+                r = client.get(fill(path, players.game_id, name) + query)
+                leaked = [s for s in hidden if s in r.text]
+                assert not leaked, f"GET {path} as {viewer}: {leaked[:3]}"
+                calls += 1
+        if accounts:
+            check_accounts(players, accounts, viewer)
         for path in sockets:
             speaks = f"?protocol={PROTOCOL}" + (f"&token={token}" if token else "")
             with client.websocket_connect(fill(path, players.game_id) + speaks) as ws:
@@ -242,18 +298,19 @@ def test_no_route_shows_a_viewer_what_it_may_not_see(service_url: str, variant: 
     with make_client(service_url) as client:
         table = Players.at_new_table(client, variant=variant, players=players)
         with table:
-            calls = check_every_route(table, rng)
+            accounts = sign_up_seats(table)
+            calls = check_every_route(table, rng, accounts)
             steps = 0
             while not table.over and steps < 400:
                 table.step(rng)
                 steps += 1
                 if steps % 100 == 0:
-                    calls += check_every_route(table, rng)
+                    calls += check_every_route(table, rng, accounts)
                 if steps == 30:
                     check_rematch(table)
-            calls += check_every_route(table, rng)
+            calls += check_every_route(table, rng, accounts)
             check_rematch(table)
-            calls += check_every_route(table, rng)
+            calls += check_every_route(table, rng, accounts)
     assert calls > 50
 
 

@@ -21,6 +21,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 
 from twinrack.server import (
+    accounts,
     card_routes,
     desk_routes,
     doc_routes,
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None, *, service: bool = False) -> Fa
     for routes in (lobby_routes, invite_routes, desk_routes, card_routes, doc_routes,
                    table_routes):
         app.include_router(routes.router)
+    accounts.install(app)
     return app
 
 

@@ -22,7 +22,7 @@ from twinrack.server.deps import PagesDep
 #: docs/ of the checkout the service runs from
 DOCS = Path(__file__).resolve().parents[3] / "docs"
 #: the documents written for players (the others are for developers)
-PLAYER_DOCS = ("card-language", "rules")
+PLAYER_DOCS = ("card-language", "rules", "accounts")
 
 #: a doc-test marker: an HTML comment on a line of its own (tests/test_docs.py)
 _MARKER = re.compile(r"^[ \t]*<!-- doc-test:.*-->[ \t]*\n", re.MULTILINE)

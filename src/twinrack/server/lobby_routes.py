@@ -12,6 +12,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from twinrack.card import Card, practice_card
 from twinrack.engine.rules import REVISIONS
 from twinrack.errors import CardError
+from twinrack.server import accounts
 from twinrack.server.deps import HubDep, Limits, LimitsDep, OwnerDep, Pages, PagesDep
 from twinrack.server.hub import Hub
 from twinrack.server.invite_routes import remember_host, remember_seat
@@ -129,8 +130,11 @@ async def create_table(request: Request, form: Annotated[TableForm, Depends(_tab
     return resp
 
 
-@router.get("/history", response_class=HTMLResponse)
-async def history(hub: HubDep, page: PagesDep, owner: OwnerDep) -> HTMLResponse:
+@router.get("/history", response_model=None)
+async def history(request: Request, hub: HubDep, page: PagesDep,
+                  owner: OwnerDep) -> Response:
+    if await accounts.signed_in(request) is not None:
+        return RedirectResponse("/account/games", status_code=303)  # across devices
     games = await hub.games_of(owner) if owner else []
     unfinished, finished = [], []
     for g in games:

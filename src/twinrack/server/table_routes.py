@@ -11,7 +11,7 @@ from fastapi import APIRouter, Depends, Form, Request, WebSocket, WebSocketDisco
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
 from twinrack.errors import TwinRackError
-from twinrack.server import wire
+from twinrack.server import accounts, wire
 from twinrack.server.deps import HubDep, LimitsDep, OwnerDep, PagesDep, Refused, https
 from twinrack.server.guard import BadMessage, check_action, read_message
 from twinrack.server.seats import Connection, TableCommand
@@ -64,6 +64,8 @@ async def table_page(request: Request, game_id: str, table: TablePage, hub: HubD
                             "for this table. You can still watch the game.", f"/t/{game_id}")
     if my_seat is not None and owner:
         await hub.claim_owner(game_id, my_seat, owner)
+    if my_seat is not None:
+        await accounts.seat_taken(request, game_id, my_seat)
     resp = page("table.html", game_id=game_id, token=token or "", seat=my_seat,
                 names=[s.name for s in table.seats], worker=hub.owner_hint(game_id) or "")
     if token and my_seat is not None:

@@ -1,0 +1,60 @@
+"""``twinrack accounts ...``: the operator's commands (a password reset link)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import Annotated
+
+import typer
+
+accounts_app = typer.Typer(no_args_is_help=True, help="Players' accounts (the operator's "
+                           "commands).")
+
+
+def reset(
+    name: Annotated[str, typer.Argument(help="the user name")],
+    database_url_option: Annotated[str | None, typer.Option(
+        "--database-url", help="SQLAlchemy URL (default: TWINRACK_DATABASE_URL or the "
+        "SQLite file twinrack.db here)")] = None,
+    base_url: Annotated[str, typer.Option(
+        "--base-url", help="the site's address, as players open it")] = "",
+) -> None:
+    """Print a one-time link (valid for an hour) that sets a new password for NAME."""
+    from twinrack.cli_server import DEFAULT_DB, _fail, check_connect, database_url
+    from twinrack.server.accounts.store import Accounts
+    from twinrack.server.db import Database
+
+    if database_url_option is not None:
+        text, option = database_url_option, "--database-url"
+    else:
+        text = os.environ.get("TWINRACK_DATABASE_URL", DEFAULT_DB)
+        option = "TWINRACK_DATABASE_URL" if "TWINRACK_DATABASE_URL" in os.environ else \
+            "the default database"
+    check_connect(database_url(text, option), option)
+    base = base_url.rstrip("/") or (f"http://{os.environ.get('TWINRACK_HOST', '127.0.0.1')}:"
+                                    f"{os.environ.get('TWINRACK_PORT', '8000')}")
+    db = Database(text)
+    try:
+        token = asyncio.run(_reset_token(Accounts(db), db, name))
+    finally:
+        db.close()
+    if token is None:
+        _fail(f"there is no account named {name!r}")
+    print(f"{base}/reset?token={token}")
+    print("Give this link to the player only: it sets a new password once, within an hour.")
+
+
+async def _reset_token(accounts: object, db: object, name: str) -> str | None:
+    from twinrack.server.accounts.store import Accounts
+    from twinrack.server.db import Database
+
+    assert isinstance(accounts, Accounts) and isinstance(db, Database)
+    await db.migrate()
+    account = await accounts.by_name(name)
+    return await accounts.new_reset(account.id) if account is not None else None
+
+
+def register(app: typer.Typer) -> None:
+    accounts_app.command("reset")(reset)
+    app.add_typer(accounts_app, name="accounts")
