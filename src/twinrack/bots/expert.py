@@ -43,6 +43,7 @@ from twinrack.bots.greedy import (
     with_exposure,
 )
 from twinrack.bots.odds import FloatArray, Plans, candidates, chances
+from twinrack.bots.reading import ReadingModel
 from twinrack.bots.sampling import Futures
 from twinrack.bots.seen import Position, scoring_rules, unseen
 from twinrack.card import Card
@@ -141,6 +142,9 @@ class ExpertBot(GreedyBot):
         self.pace = 1.0
         #: the most picks a plan's chance is counted over (``REACH`` per rack)
         self.reach = 2 * REACH
+        #: the opponents' lines read from their play (bots/reading.py), fitted on recorded
+        #: games; None: the fixed factors of bots/danger.py
+        self.reading: ReadingModel | None = None
 
     def decide(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         self.prepare(view)
@@ -193,7 +197,7 @@ class ExpertBot(GreedyBot):
         for seat, cost in self.threats(view, winning_only):
             if cost > 0:
                 total += cost * waiting_tiles(self.plans, view, seat, unseen_counts,
-                                              self.recent.get(seat, 0))
+                                              self.recent.get(seat, 0), self.reading)
         return total
 
     @staticmethod

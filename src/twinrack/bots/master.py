@@ -29,6 +29,7 @@ from twinrack.bots.expert import ExpertBot
 from twinrack.bots.greedy import Racks, minus, open_racks, plus, with_exposure
 from twinrack.bots.odds import FloatArray, IntArray, Plans, aways
 from twinrack.bots.race import Forward, deal_picks, opponents_survive
+from twinrack.bots.reading import ReadingModel
 from twinrack.bots.seen import Position, position, unseen
 from twinrack.card import Card
 from twinrack.engine import Action, Claim, Discard, Pass
@@ -63,8 +64,10 @@ class MasterBot(ExpertBot):
     name = "master"
 
     def __init__(self, card: Card | None = None, simulations: int = SIMULATIONS,
-                 confidence: float = CONFIDENCE, time_cap_ms: float | None = None) -> None:
+                 confidence: float = CONFIDENCE, time_cap_ms: float | None = None,
+                 reading: ReadingModel | None = None) -> None:
         super().__init__(card, budget_ms=math.inf)
+        self.reading = reading
         self.simulations = simulations
         self.confidence = confidence
         self.time_cap_ms = time_cap_ms

@@ -178,6 +178,12 @@ def _start(rec: dict[str, Any], card: Card) -> GameState:
         raise RecordError("bad_record", err.message) from None
 
 
+def start_of(rec: dict[str, Any], card: Card) -> GameState:
+    """The game a record starts from (its deal), checked as :func:`replay` checks it;
+    raises :class:`RecordError`."""
+    return _start(rec, card)
+
+
 def replay(rec: dict[str, Any], card: Card) -> GameState:
     """Replay a record's actions from its seed; raises :class:`RecordError`."""
     state = _start(rec, card)
