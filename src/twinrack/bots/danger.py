@@ -18,9 +18,15 @@ import numpy as np
 import numpy.typing as npt
 
 from twinrack.bots.plans import Planner
-from twinrack.bots.reading import ReadingModel, rack_features, way_chances, way_log_prior
+from twinrack.bots.reading import (
+    ReadingModel,
+    possible,
+    rack_features,
+    way_chances,
+    way_log_prior,
+)
 from twinrack.engine.view import View
-from twinrack.tiles import JOKER, NUM_KINDS
+from twinrack.tiles import NUM_KINDS
 
 FloatArray = npt.NDArray[np.float64]
 
@@ -59,11 +65,7 @@ def waiting_tiles(pl: Planner, view: View, seat: int, unseen: Sequence[int],
             continue
         nat = d.nat[fit, :NUM_KINDS].astype(np.int64)
         tot = d.tot[fit, :NUM_KINDS].astype(np.int64)
-        big = tot - nat
-        # every natural must still be unseen; the groups may take Jokers for the rest
-        ok = (nat <= unseen_n).all(axis=1)
-        lack = np.maximum(big - np.maximum(unseen_n - nat, 0), 0).sum(axis=1)
-        ok &= lack <= unseen_n[JOKER]
+        ok = possible(nat, tot, unseen_n)
         if not ok.any():
             continue
         if reading is not None and prior is not None:

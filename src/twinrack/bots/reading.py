@@ -93,6 +93,15 @@ def thrown_counts(view: View, seat: int) -> tuple[IntArray, IntArray]:
     return thrown.astype(np.int64), recent.astype(np.int64)
 
 
+def possible(nat: IntArray, tot: IntArray, unseen_n: IntArray) -> BoolArray:
+    """Per way (rows of what each still wants: naturals, and all tiles): every natural is
+    still unseen, and the unseen Jokers cover what its groups lack beyond that."""
+    big = tot - nat
+    lack = np.maximum(big - np.maximum(unseen_n - nat, 0), 0).sum(axis=1)
+    ok: BoolArray = (nat <= unseen_n).all(axis=1) & (lack <= unseen_n[JOKER])
+    return ok
+
+
 def rack_features(pl: Planner, view: View, seat: int, rack: int,
                   unseen: Sequence[int]) -> tuple[BoolArray, FloatArray]:
     """The ways ``seat``'s ``rack`` may be making (by exposures and tiles in sight) and the
@@ -102,10 +111,7 @@ def rack_features(pl: Planner, view: View, seat: int, rack: int,
     unseen_n = np.asarray(unseen, dtype=np.int64)[:NUM_KINDS]
     nat = d.nat[:, :NUM_KINDS].astype(np.int64)
     tot = d.tot[:, :NUM_KINDS].astype(np.int64)
-    big = tot - nat
-    ok = d.fit & (nat <= unseen_n).all(axis=1)
-    lack = np.maximum(big - np.maximum(unseen_n - nat, 0), 0).sum(axis=1)
-    ok &= lack <= unseen_n[JOKER]
+    ok = d.fit & possible(nat, tot, unseen_n)
     thrown, recent = thrown_counts(view, seat)
     wants = tot > 0
     feats = np.zeros((len(ok), len(FEATURES)))
