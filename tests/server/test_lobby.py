@@ -71,7 +71,7 @@ def test_refusals_say_what_is_wrong_in_the_engines_words(database_url: str) -> N
             ({"variant": "royale", "players": "2"}, "These settings cannot be played.",
              "Royale is played by 3 or 4 players"),
             ({"variant": "cluedo"}, "These settings cannot be played.",
-             "unknown variant &#39;cluedo&#39; (expected siamese, royale, imperial)"),
+             "unknown variant &#39;cluedo&#39; (expected siamese, royale, imperial, american)"),
             ({"revision": "1999"}, "These settings cannot be played.",
              "unknown revision &#39;1999&#39; (expected 2024 or 2019)"),
             ({"players": "two"}, "Please check the form.",

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from twinrack.card import Card, load_card
-from twinrack.desk.tournament_scoring import PENALTIES, THROW_PENALTIES
+from twinrack.engine.american import PENALTIES, THROW_PENALTIES
 from twinrack.engine.rules import VARIANTS, RulesError, RuleSet, rules_from
 from twinrack.engine.scoring import (
     GameFacts,
