@@ -283,10 +283,10 @@ def test_throwing_to_two_exposures_costs_10_on_the_tournament_sheet() -> None:
     assert "seat 3: -140  pays seat 1 (threw the Mah Jongg tile: pays double)" in lines(g)
 
 
-def test_throwing_to_two_quints_needing_one_group_costs_25() -> None:
-    # Quints-5 "0000 GGGGG RRRRR" (45): G G G G J and R R R R J exposed, then the last 0
-    g = rig(A(american_scoring="tournament"), ["G R", "G G G J R R R J 0 0 0 9D 9B", "",
-                                               "0"], picks="1D 2D 3D 4D")
+def _two_quints_then_mahjongg(rules: RuleSet) -> GameState:
+    """Quints-5 "0000 GGGGG RRRRR" (45): seat 1 exposes G G G G J and R R R R J, then
+    seat 3 throws the last 0."""
+    g = rig(rules, ["G R", "G G G J R R R J 0 0 0 9D 9B", "", "0"], picks="1D 2D 3D 4D")
     play(g, "0: discard G", "1: claim expose", "2: pass", "3: pass",
          "1: expose 1 G G G G J", "1: discard 9D", "2: pass", "3: pass", "0: pass",
          "2: discard 1D", "3: pass", "0: pass", "1: pass", "3: discard 2D", "0: pass",
@@ -295,6 +295,11 @@ def test_throwing_to_two_quints_needing_one_group_costs_25() -> None:
          "2: discard 4D", "3: pass", "0: pass", "1: pass", "3: discard 0",
          "0: pass", "1: claim mahjongg", "2: pass")
     play(g, mahjongg(g, 1))
+    return g
+
+
+def test_throwing_to_two_quints_needing_one_group_costs_25() -> None:
+    g = _two_quints_then_mahjongg(A(american_scoring="tournament"))
     assert lines(g) == ["seat 1: +45  Mah Jongg: card value 45",
                         "seat 3: -25  threw the Mah Jongg tile to a hand with three "
                         "exposures (or two quints needing one group)"]
