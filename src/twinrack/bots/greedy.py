@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from twinrack.bots.charleston import charleston_decision
 from twinrack.bots.plans import AwayValue, Exposures, Plan, Planner, planner
 from twinrack.bots.seen import Position, choices, open_lines, position
 from twinrack.card import Card, practice_card
@@ -146,6 +147,8 @@ class GreedyBot:
         self.follow(view)
         if len(legal) == 1:
             return legal[0]
+        if view.phase == "charleston":
+            return charleston_decision(self, view, legal)
         seat = position(view)
         if view.phase == "declare":
             return self.choose_declare(view, seat, legal, rng)
