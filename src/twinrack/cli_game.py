@@ -122,8 +122,14 @@ def _load_record(path: str) -> dict[str, Any]:
 
 
 def simulate_command(
-    variant: Annotated[str, typer.Option("--variant", help="siamese, royale or imperial")]
-    = "siamese",
+    variant: Annotated[str, typer.Option(
+        "--variant", help="siamese, royale, imperial or american")] = "siamese",
+    players: Annotated[int | None, typer.Option(
+        "--players", help="players (default: one per bot; a single bot named plays every "
+                          "seat)")] = None,
+    scoring: Annotated[str, typer.Option(
+        "--scoring", help="the American game's score: nmjl (who pays whom) or tournament "
+                          "(the tournament sheet)")] = "nmjl",
     bots: Annotated[str, typer.Option(
         "--bots", help="one bot per player, comma-separated (e.g. random,random)")]
     = "random,random",
@@ -157,6 +163,12 @@ def simulate_command(
     seats (twice with two players). The winner of a game is the seat with the highest
     score; win rates are over decisive games, with a Wilson 95% interval."""
     names = _bot_names(bots)
+    if players is not None:
+        if len(names) == 1 and players >= 1:
+            names = names * players
+        elif players != len(names):
+            _fail(f"--players {players} but --bots names {len(names)} (one bot per player, "
+                  "or a single bot for every seat)")
     if games < 1:
         _fail("--games must be at least 1")
     if seed < 0:
@@ -164,8 +176,11 @@ def simulate_command(
     if jobs < 1:
         _fail("--jobs must be at least 1")
     try:
-        rules = rules_from(variant, len(names), revision, strict=strict)
+        rules = rules_from(variant, len(names), revision, strict=strict,
+                           american_scoring=scoring)
     except RulesError as err:
+        if err.option == "american_scoring":
+            _fail(f"--scoring: {err.message}")
         _fail(f"{err.message} (one bot per player: --bots gave {len(names)})"
               if err.code == "bad_player_count" else err.message)
     if simulations is not None and simulations < 1:
