@@ -162,13 +162,7 @@ def simulate_command(
     With --duplicate, each of the --games deals is played once per rotation of the
     seats (twice with two players). The winner of a game is the seat with the highest
     score; win rates are over decisive games, with a Wilson 95% interval."""
-    names = _bot_names(bots)
-    if players is not None:
-        if len(names) == 1 and players >= 1:
-            names = names * players
-        elif players != len(names):
-            _fail(f"--players {players} but --bots names {len(names)} (one bot per player, "
-                  "or a single bot for every seat)")
+    names = _seated(_bot_names(bots), players)
     if games < 1:
         _fail("--games must be at least 1")
     if seed < 0:
@@ -216,6 +210,17 @@ def _bot_names(text: str) -> list[str]:
     if unknown:
         _fail(f"unknown bot '{unknown[0]}' (known: {', '.join(sorted(BOTS))})")
     return names
+
+
+def _seated(names: list[str], players: int | None) -> list[str]:
+    """The bot at each seat: one per player, or with ``--players`` a single bot named for
+    every seat."""
+    if players is None or players == len(names):
+        return names
+    if len(names) == 1 and players >= 1:
+        return names * players
+    _fail(f"--players {players} but --bots names {len(names)} (one bot per player, or a "
+          "single bot for every seat)")
 
 
 def _record_folder(text: str) -> Path:

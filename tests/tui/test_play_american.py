@@ -34,7 +34,7 @@ async def test_the_charleston_by_keys_then_the_game() -> None:
     async with app.run_test(size=SIZE) as pilot:
         table = app.board.table
         assert "First Charleston: pass 3 tiles RIGHT to Bot 1" in status(app)
-        assert app.board.query_one("#hand").border_title == "Your rack (East)"
+        assert app.board.query_one("#hand").border_title == "Your rack (East, seat 0)"
         await pilot.press("enter")  # nothing marked: refused in the engine's words
         assert "Not now: three tiles are passed" in status(app)
         await mark(pilot, app, 3)

@@ -49,22 +49,30 @@ def spares(bot: GreedyBot, free: Sequence[int], count: int = 3) -> list[Spare]:
     left = list(free)
     out: list[Spare] = []
     for _ in range(count):
-        now = bot.best(left, racks).away_value
-        outcomes = bot.discard_outcomes(left, racks)
-        use = bot.plans.usefulness(left, racks)
         kinds = [t for t in range(JOKER) if left[t]]
         if not kinds:
             break
-
-        def key(t: int) -> tuple[int, int, int, int]:
-            s = outcomes.get(t, AwayValue(IMPOSSIBLE, 0))
-            return (s.away, -s.value, use[t], t)
-
-        tile = min(kinds, key=key)
-        after = outcomes.get(tile, AwayValue(IMPOSSIBLE, 0))
+        now = bot.best(left, racks).away_value
+        tile, after = _first_to_give(bot, left, kinds)
         out.append(Spare(tile, max(0, after.away - now.away)))
         left[tile] -= 1
     return out
+
+
+def _first_to_give(bot: GreedyBot, held: list[int], kinds: list[int]) -> tuple[int, AwayValue]:
+    """The tile the greedy discard would throw from ``held`` (among ``kinds``), and the
+    best plan left without it."""
+    racks = ((0, ()),)
+    outcomes = bot.discard_outcomes(held, racks)
+    use = bot.plans.usefulness(held, racks)
+    none = AwayValue(IMPOSSIBLE, 0)
+
+    def key(t: int) -> tuple[int, int, int, int]:
+        s = outcomes.get(t, none)
+        return (s.away, -s.value, use[t], t)
+
+    tile = min(kinds, key=key)
+    return tile, outcomes.get(tile, none)
 
 
 def strength(bot: GreedyBot, free: Sequence[int]) -> int:
