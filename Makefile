@@ -9,6 +9,8 @@ $(STAMP): pyproject.toml Makefile
 	$(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -e '.[test,ray]'  # ray: tests/bots/test_arena_ray.py runs a local Ray
+	# compile the kernel once (numba keeps it on disk): the tests and servers then load it
+	$(BIN)/python -c 'from twinrack.server.jobs import warm_up; warm_up()'
 	touch $(STAMP)
 
 run: $(STAMP)

@@ -10,7 +10,8 @@ Positions come from seeded expert-against-expert games (Siamese, 2024 rules, unl
 master decides on the same view, with the same random state, and is timed
 (``--simulations 0``: the expert alone). Timings depend on the machine's load: compare
 runs made side by side, not across machines; processor time is less bound to the load
-than wall time.
+than wall time. The bots run on the compiled kernel (card/kernel.py) unless
+``TWINRACK_KERNEL=numpy`` (the numpy code alone): run both side by side to compare.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ from typing import Any
 
 import numpy as np
 
-from twinrack.bots import ExpertBot, MasterBot
+from twinrack.bots import ExpertBot, MasterBot, kernels
 from twinrack.bots.driver import Driver
 from twinrack.card import practice_card
+from twinrack.card.compiled import compiled
 from twinrack.engine import RuleSet, legal_actions, new_game, view
 from twinrack.engine.shuffle import derive_seed
 
@@ -34,6 +36,8 @@ from twinrack.engine.shuffle import derive_seed
 def bench(games: int, simulations: int, variant: str = "siamese",
           players: int = 2) -> dict[str, Any]:
     card = practice_card()
+    compiled(card).warm_up()  # the compiled kernel loaded first (as the server's workers do)
+    kernels.warm_up()
     master = MasterBot(card, simulations=max(1, simulations))
     decisions: list[float] = []
     cpu_times: list[float] = []  # the master's decisions in processor time

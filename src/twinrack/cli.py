@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from twinrack.card import Card, load_card
+from twinrack.card import Card, kernel, load_card
 from twinrack.card.compiled import CompiledCard, PairPlan, compiled
 from twinrack.card.exposure import Exposure
 from twinrack.errors import CardError, NotationError, TwinRackError
@@ -31,6 +31,11 @@ app = typer.Typer(
 )
 card_app = typer.Typer(no_args_is_help=True, help="Check, show and analyse a card.")
 app.add_typer(card_app, name="card")
+
+
+@card_app.callback()
+def _card_commands() -> None:
+    kernel.for_few_questions()  # a card command asks a question or two
 
 out = Console(highlight=False, soft_wrap=True)
 

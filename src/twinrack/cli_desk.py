@@ -20,7 +20,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from twinrack.card import load_card
+from twinrack.card import kernel, load_card
 from twinrack.desk.export import (
     find_your_seat_html,
     games_csv,
@@ -98,6 +98,7 @@ def score(games: Annotated[list[Path], typer.Argument(
     One sheet: its itemized score. Several: each game, the running totals and the settlement
     (2 players: the difference; 3-4 players: the pot).
     """
+    kernel.for_few_questions()  # a few sheets: a question or two each
     if pot is not None and pot < 0:
         _fail("--pot must be at least 0")
     kept_games = [read_game_file(g) for g in games]

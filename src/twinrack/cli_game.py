@@ -19,7 +19,7 @@ from rich.table import Table
 
 from twinrack.bots import BOTS, Bot, ExpertBot, MasterBot, arena, play_out
 from twinrack.bots.arena import GameResult, Setup
-from twinrack.card import Card, load_card
+from twinrack.card import Card, kernel, load_card
 from twinrack.engine import GameState, RulesError, RuleSet, new_game, score, settlement
 from twinrack.engine.record import FORMAT, RecordError, replay, verify
 from twinrack.engine.rules import rules_from
@@ -253,6 +253,7 @@ def replay_command(
     card: Annotated[str | None, typer.Option("--card", help="card file")] = None,
 ) -> None:
     """Print a game record as a readable log, or verify it."""
+    kernel.for_few_questions()  # one game played again: fewer questions than it takes
     rec = _load_record(path)
     the_card = _card(card)
     if check:

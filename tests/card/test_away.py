@@ -9,6 +9,7 @@ from functools import cache
 import numpy as np
 import pytest
 
+from tests.card.paths import Both
 from twinrack.card import Card, parse_card
 from twinrack.card.compiled import IMPOSSIBLE, CompiledCard, DiscardScore, PairPlan
 from twinrack.card.exposure import Exposure
@@ -40,9 +41,10 @@ SHARED = "F F 1B 1B 1B 1B 2B 2B 2B 2B 3C 3C 3C 3C N N E E W W S S 1D 1D 2D 2D 3D
 
 
 @cache
-def public() -> tuple[Card, CompiledCard]:
+def public() -> tuple[Card, Both]:
+    """The card, compiled and asked on both paths (tests/card/paths.py)."""
     card = parse_card(PUBLIC_TOML, "public_card.toml")
-    return card, CompiledCard(card)
+    return card, Both.of(CompiledCard(card))
 
 
 def held(text: str) -> np.ndarray:

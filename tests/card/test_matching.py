@@ -9,6 +9,7 @@ from functools import cache
 import pytest
 
 from tests.card import oracle
+from tests.card.paths import Both
 from twinrack.card import Card, parse_card
 from twinrack.card.compiled import CompiledCard, Match
 from twinrack.card.exposure import Exposure
@@ -52,9 +53,10 @@ value = 35
 
 
 @cache
-def compiled() -> tuple[Card, CompiledCard]:
+def compiled() -> tuple[Card, Both]:
+    """The card, compiled and asked on both paths (tests/card/paths.py)."""
     card = parse_card(CARD, "matching.toml")
-    return card, CompiledCard(card)
+    return card, Both.of(CompiledCard(card))
 
 
 def match(rack: str, *exposed: str) -> list[Match]:

@@ -9,6 +9,7 @@ from functools import cache
 
 from tests.card import oracle
 from tests.card.holdings import mah_jongg_rack, random_rack
+from tests.card.paths import Both
 from twinrack.card import Card, practice_card
 from twinrack.card.compiled import CompiledCard, compiled
 
@@ -16,12 +17,12 @@ RACKS = 800
 
 
 @cache
-def cards() -> tuple[Card, Card, CompiledCard]:
+def cards() -> tuple[Card, Card, Both]:
     card = practice_card()
     unmarked = dataclasses.replace(card, hands=tuple(
         dataclasses.replace(h, concealed=False) for h in card.hands),
         sha256="unmarked:" + card.sha256)
-    return card, unmarked, CompiledCard(card).open_lines
+    return card, unmarked, Both.of(CompiledCard(card)).open_lines
 
 
 def test_the_practice_card_has_concealed_lines() -> None:

@@ -2,7 +2,9 @@
 
 Seeded random holdings (over 10,000 in all, counted in ``HOLDINGS``), plus hypothesis
 property tests. Each test compares complete outcomes: every way's tiles away, every match
-with its way, every ranked pair with its ways, every discard score.
+with its way, every ranked pair with its ways, every discard score. The compiled card is
+asked on both of its paths, the compiled kernel and the numpy code (tests/card/paths.py):
+both must give the answer checked.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from tests.card.holdings import (
     random_rack,
     two_racks,
 )
+from tests.card.paths import Both
 from twinrack.card import Card, practice_card
 from twinrack.card.compiled import IMPOSSIBLE, CompiledCard
 from twinrack.tiles import JOKER, NUM_KINDS, ONE_SET, tile_set
@@ -53,15 +56,15 @@ def test_at_least_ten_thousand_holdings() -> None:
 
 
 @cache
-def practice() -> tuple[Card, CompiledCard]:
+def practice() -> tuple[Card, Both]:
     card = practice_card()
-    return card, CompiledCard(card)
+    return card, Both.of(CompiledCard(card))
 
 
 @cache
-def mini() -> tuple[Card, CompiledCard]:
+def mini() -> tuple[Card, Both]:
     card = mini_card()
-    return card, CompiledCard(card)
+    return card, Both.of(CompiledCard(card))
 
 
 # ---------------------------------------------------------------------------- one rack
@@ -170,7 +173,7 @@ def test_nearest_and_needs() -> None:
 # ---------------------------------------------------------------------------- two racks
 
 
-def plans(cc: CompiledCard, pairs: list) -> list[tuple]:
+def plans(cc: Both, pairs: list) -> list[tuple]:
     index = {id(w): i for i, w in enumerate(cc.ways)}
     return [((p.hands[0].id, p.hands[1].id), p.away, p.value,
              (index[id(p.ways[0])], index[id(p.ways[1])])) for p in pairs]

@@ -25,8 +25,9 @@ from tests.card.holdings import (
     two_racks,
     vector,
 )
+from tests.card.paths import Both
 from twinrack.card import Card, parse_card, practice_card
-from twinrack.card.compiled import IMPOSSIBLE, CompiledCard, compiled
+from twinrack.card.compiled import IMPOSSIBLE, compiled
 from twinrack.card.exposure import Exposure
 from twinrack.tiles import JOKER, NUM_KINDS, ONE_SET
 
@@ -41,10 +42,11 @@ HOLDINGS = {
 
 
 @cache
-def cards() -> tuple[tuple[Card, CompiledCard], ...]:
+def cards() -> tuple[tuple[Card, Both], ...]:
+    """The cards, each compiled and asked on both paths (tests/card/paths.py)."""
     out = []
     for card in (practice_card(), mini_card_with_declared()):
-        out.append((card, compiled(card)))
+        out.append((card, Both.of(compiled(card))))
     return tuple(out)
 
 

@@ -21,7 +21,9 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from twinrack.bots import kernels
 from twinrack.bots.plans import Exposures, Planner
+from twinrack.card import kernel
 from twinrack.card.compiled import IMPOSSIBLE
 from twinrack.tiles import JOKER, NUM_KINDS
 
@@ -266,16 +268,27 @@ def needs(plans: Plans, holdings: IntArray) -> tuple[IntArray, IntArray, IntArra
 
 
 def chances(plans: Plans, holdings: IntArray, unseen: Sequence[int],
-            horizons: Sequence[int], claims: float = 0.0) -> FloatArray:
+            horizons: Sequence[int], claims: float = 0.0,
+            compiled: bool | None = None) -> FloatArray:
     """The chance that each plan is finished from each holding within each horizon (a
     number of picks): an array holdings x plans x horizons. ``claims``: how many more
-    tiles per pick the groups may get from claimed discards."""
+    tiles per pick the groups may get from claimed discards. ``compiled``: worked out by
+    the compiled kernel (bots/kernels.py; the default when it runs) or by the numpy code
+    here, to the same bits."""
     h, p = holdings.shape[0], len(plans)
     out = np.zeros((h, p, len(horizons)))
     if not p or not h:
         return out
     unseen_n = np.asarray(unseen, dtype=np.int64)
     total = int(unseen_n.sum())
+    if kernel.ACTIVE if compiled is None else compiled:
+        nat_tails = np.stack([tails(total, int(d)) for d in horizons])
+        big_tails = (np.stack([tails(total, round(d * (1 + claims))) for d in horizons])
+                     if claims else nat_tails)
+        return kernels.chances(np.ascontiguousarray(plans.nat, dtype=np.int64),
+                               np.ascontiguousarray(plans.big, dtype=np.int64),
+                               np.ascontiguousarray(holdings, dtype=np.int64), unseen_n,
+                               nat_tails, big_tails, MAX_NEED, OUT_SLACK)
     short_nat, short_big, jokers = needs(plans, holdings)
     short = np.maximum(short_big.sum(axis=2) - jokers[:, None], 0)  # h x p
     wanted = short_big > 0

@@ -28,7 +28,9 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from twinrack.bots import kernels
 from twinrack.bots.odds import Plans
+from twinrack.card import kernel
 from twinrack.engine.view import View
 from twinrack.tiles import JOKER, NUM_KINDS
 
@@ -102,6 +104,11 @@ class Forward:
         self.kinds = np.arange(NUM_KINDS)
         self.kind_order = np.arange(NUM_KINDS, dtype=np.int64)
         self.kind_order16 = np.arange(NUM_KINDS, dtype=np.int16)
+        #: played by the compiled kernel (bots/kernels.py), else by the numpy code below;
+        #: None: the process's path (``kernel.ACTIVE``)
+        self.kernel: bool | None = None
+        self.tables = (np.ascontiguousarray(self.nat), np.ascontiguousarray(self.big),
+                       self.nat_t, self.big_t, np.ascontiguousarray(self.dem.T))
 
     def shortfalls(self, h: SmallArray) -> tuple[SmallArray, SmallArray]:
         """Per row and plan: the naturals lacking, and the groups' tiles lacking (before
@@ -120,6 +127,12 @@ class Forward:
         (1-based) at which a plan is complete, ``D + 1`` for never, and that plan's card
         value; both H x S. A holding marked ``discard_first`` throws before its first
         pick (it holds a tile more, as after a claim)."""
+        if kernel.ACTIVE if self.kernel is None else self.kernel:
+            return kernels.race(
+                np.asarray(holdings, dtype=np.int64).reshape(len(holdings), NUM_KINDS),
+                np.ascontiguousarray(picks, dtype=np.int64),
+                np.asarray(discard_first, dtype=bool).reshape(len(holdings)), self.value,
+                self.tables)
         n_h, n_s = len(holdings), len(picks)
         draws = picks.shape[1]
         never = draws + 1

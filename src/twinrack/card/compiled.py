@@ -23,6 +23,11 @@ going are followed by card/tracker.py. A compiled card may be limited to some of
 (:meth:`CompiledCard.only`): the others then count as impossible everywhere, which is how
 the engine and the bots leave out the lines declared right after the deal.
 
+The questions asked most (tiles away of one rack, of way pairs, the best pairs and every
+discard of two racks) run in the compiled kernel (card/kernel.py, card/kernel_pairs.py)
+when numba is installed; the numpy code here and in card/pairs.py is the fallback, and
+:meth:`CompiledCard.with_kernel` picks either path for one compiled card.
+
 :func:`compiled` keeps one compiled card per card text (its sha256) for everyone. The
 plain, loop-by-loop version of the same definitions lives in the tests as the oracle
 (tests/card/oracle.py); the fast code here must agree with it.
@@ -39,6 +44,7 @@ from typing import TypeVar
 
 import numpy as np
 
+from twinrack.card import kernel, kernel_pairs
 from twinrack.card.demand import (
     COLS,
     HAND_SIZE,
@@ -52,6 +58,7 @@ from twinrack.card.demand import (
     SmallArray,
     TinyArray,
     exposure_key,
+    holding_vector,
     split_holding,
 )
 from twinrack.card.exposure import Exposure
@@ -72,6 +79,13 @@ _RACK_CACHE = 512
 _CARD_CACHE = 16
 
 _A = TypeVar("_A", bound=np.ndarray)
+
+
+def _indices(ways: IntArray | Sequence[int]) -> IntArray:
+    """Way indices as the kernel reads them (int64, contiguous, writable: numba compiles
+    anew for any other kind of array)."""
+    out = np.ascontiguousarray(ways, dtype=np.int64)
+    return out if out.flags.writeable else out.copy()
 
 
 def _frozen(array: _A) -> _A:
@@ -108,6 +122,8 @@ class CompiledCard:
         self.card = card
         #: analysis limited to these ways (None: every way), see :meth:`only`
         self.scope: BoolArray | None = None
+        #: the path chosen for this card (:meth:`with_kernel`); None: the process's
+        self._kernel: bool | None = None
         self._ways(card)
         self._demand()
         self._groups()
@@ -219,6 +235,25 @@ class CompiledCard:
         scoped.__dict__.pop("open_lines", None)
         return scoped
 
+    @property
+    def kernel(self) -> bool:
+        """Whether the compiled kernel answers (card/kernel.py), else the numpy code: as
+        chosen by :meth:`with_kernel`, or the process's path (``kernel.ACTIVE``)."""
+        return kernel.ACTIVE if self._kernel is None else self._kernel
+
+    def with_kernel(self, on: bool) -> CompiledCard:
+        """The same card answered by the compiled kernel (``on``) or by the numpy code
+        alone; the two give the same answers (the tests check both against the oracle)."""
+        if on and not kernel.AVAILABLE:
+            raise ValueError("the compiled kernel needs numba, which is not installed")
+        if on == self._kernel:
+            return self
+        other = copy.copy(self)
+        other._kernel = on
+        for name in ("without_declared", "open_lines"):
+            other.__dict__.pop(name, None)
+        return other
+
     @cached_property
     def open_lines(self) -> CompiledCard:
         """The card as played when every line may take exposures, a concealed one ("C")
@@ -284,7 +319,7 @@ class CompiledCard:
 
     def rack(self, exposures: Iterable[Exposure] = ()) -> RackDemand:
         """The demand of every way on a rack with these exposures (cached per card)."""
-        key = exposure_key(exposures)
+        key = exposure_key(exposures) if exposures else ()
         found = self._racks.get(key)
         if found is not None:
             return found
@@ -323,7 +358,8 @@ class CompiledCard:
         return RackDemand(
             key=key, fit=fit, restricted=not bool(fit.all()), unfit=np.flatnonzero(~fit),
             exposed=sum(size for _tile, size in key), bank=bank, big_sum=big_sum,
-            touched=touched, entry_tot=entry_tot, entry_nat=entry_nat)
+            touched=touched, entry_tot=entry_tot, entry_nat=entry_nat,
+            touched_kinds=_frozen(np.array(touched, dtype=np.int64)))
 
     # ------------------------------------------------------------------ one rack
 
@@ -335,6 +371,9 @@ class CompiledCard:
         as a tuple or list (its table rows are then read from it directly)."""
         n = self.n_ways
         most = self.most
+        if self.kernel:
+            return kernel.uv(c[:NUM_KINDS].astype(np.int64), self.table, most,
+                             rack.touched_kinds, rack.bank, rack.big_sum)
         rows: IntArray | list[int]
         if counts is not None:  # five small numpy calls cost more than this loop
             skip = rack.touched
@@ -359,6 +398,11 @@ class CompiledCard:
 
         ``counts`` is the concealed holding (Jokers included) as a 36-long count vector.
         """
+        if self.kernel:
+            rack = self.rack(exposures)
+            return kernel.way_aways(holding_vector(counts), self.table, self.most,
+                                    rack.touched_kinds, rack.bank, rack.big_sum, rack.fit,
+                                    rack.exposed)
         c, jokers = split_holding(counts)
         rack = self.rack(exposures)
         u, v = self.uv(rack, c, counts if isinstance(counts, (tuple, list)) else None)
@@ -371,6 +415,11 @@ class CompiledCard:
                   exposures: Sequence[Exposure] = ()) -> IntArray:
         """Tiles away from some ways only: ``way_aways(counts, exposures)[ways]``, at the
         cost of those ways alone (for when a few candidates are already known)."""
+        if self.kernel:
+            rack = self.rack(exposures)
+            return kernel.ways_away(_indices(ways), holding_vector(counts),
+                                    self.way_entry_start, self.entry_tile, rack.entry_tot,
+                                    rack.entry_nat, rack.big_sum, rack.fit, rack.exposed)
         c, jokers = split_holding(counts)
         rack = self.rack(exposures)
         idx = np.asarray(ways, dtype=np.int64)
@@ -385,6 +434,11 @@ class CompiledCard:
 
     def hand_aways(self, counts: CountsLike, exposures: Sequence[Exposure] = ()) -> IntArray:
         """Tiles away from every line of the card (the best of its ways), in card order."""
+        if self.kernel:
+            rack = self.rack(exposures)
+            return kernel.hand_aways(holding_vector(counts), self.table, self.most,
+                                     rack.touched_kinds, rack.bank, rack.big_sum, rack.fit,
+                                     rack.exposed, self.hand_start)
         return np.minimum.reduceat(self.way_aways(counts, exposures), self.hand_start)
 
     def needs(self, way_index: int, counts: CountsLike,
@@ -501,9 +555,20 @@ class CompiledCard:
                    exposures2: Sequence[Exposure] = ()) -> IntArray:
         """Exact tiles away of the way pairs ``(w1[i], w2[i])`` for one shared holding
         (``IMPOSSIBLE`` where a rack's exposures do not fit its way)."""
-        c, jokers = split_holding(counts)
         r1 = self.rack(exposures1)
         r2 = self.rack(exposures2)
+        if len(w1) != len(w2) and 1 not in (len(w1), len(w2)):
+            raise ValueError(f"way pairs need as many ways on each rack, not {len(w1)} and "
+                             f"{len(w2)}")
+        if self.kernel:
+            first, second = _indices(w1), _indices(w2)
+            if len(first) != len(second):  # one way paired with each of the other's
+                first, second = (_indices(x) for x in np.broadcast_arrays(first, second))
+            return kernel.pair_aways(
+                holding_vector(counts), first, second, r1.bank, r2.bank,
+                r1.big_sum, r2.big_sum,
+                r1.fit, r2.fit, 2 * HAND_SIZE - r1.exposed - r2.exposed)
+        c, jokers = split_holding(counts)
         w1 = np.asarray(w1, dtype=np.int64)
         w2 = np.asarray(w2, dtype=np.int64)
         tot = r1.tot[w1].astype(np.int16) + r2.tot[w2]
@@ -523,6 +588,8 @@ class CompiledCard:
         When both racks have the same exposures (tiles and sizes) they are interchangeable
         and a pair of lines is listed once, the earlier line on rack 1.
         """
+        if self.kernel:
+            return kernel_pairs.best_pairs(self, counts, exposures1, exposures2, top)
         return PairSearch(self, counts, exposures1, exposures2).top(top)
 
     def discard_scores(self, counts: CountsLike, exposures1: Sequence[Exposure] = (),
@@ -534,12 +601,32 @@ class CompiledCard:
         Losing one tile costs every way pair 0 or 1 tile, so only pairs at most one tile
         worse than the best pair can be best after any discard.
         """
+        if self.kernel:
+            return kernel_pairs.discard_scores(self, counts, exposures1, exposures2)
         return PairSearch(self, counts, exposures1, exposures2).discards()
 
     # ------------------------------------------------------------------ incremental
 
     def tracker(self, counts: CountsLike, exposures: Sequence[Exposure] = ()) -> AwayTracker:
         return AwayTracker(self, counts, exposures)
+
+    def warm_up(self) -> None:
+        """Ask every question the kernel answers once (one rack and two, with and without
+        an exposure), so that its functions are compiled, or loaded from numba's cache,
+        now rather than during the first game's decisions (card/kernel.py)."""
+        if not self.kernel:
+            return
+        big = next((g for w in self.ways for g in w.groups if g.takes_jokers), None)
+        exposed = [Exposure(big.tile, big.size)] if big is not None else []
+        counts = [1] * 28 + [0] * (NUM_KINDS - 29) + [2]
+        for x in ([], exposed):
+            self.hand_aways(counts, x)
+            self.ways_away([0], counts, x)
+            self.pair_aways(counts, np.zeros(1, dtype=np.int64),
+                            np.zeros(1, dtype=np.int64), x, exposed)
+            self.matches(counts[:13] + [0] * (NUM_KINDS - 14) + [1], x)
+            self.best_pairs(counts, x, exposed, top=2)
+            self.discard_scores(counts, x, exposed)
 
 
 _COMPILED: dict[str, CompiledCard] = {}

@@ -61,6 +61,20 @@ def split_holding(counts: CountsLike) -> tuple[SmallArray, int]:
     return c, jokers
 
 
+def holding_vector(counts: CountsLike) -> IntArray:
+    """A 36-long count vector as the compiled kernel reads it (int64, contiguous), its
+    length checked here and its signs by the kernel (card/kernel.py)."""
+    if isinstance(counts, np.ndarray):
+        if counts.shape != (NUM_KINDS,):
+            raise ValueError(f"a holding is a vector of {NUM_KINDS} counts, not {counts.shape}")
+        vector: IntArray = np.ascontiguousarray(counts, dtype=np.int64)  # no copy if so
+        # (numba compiles again for a read-only array: a copy costs less)
+        return vector if vector.flags.writeable else vector.copy()
+    if len(counts) != NUM_KINDS:
+        raise ValueError(f"a holding is a vector of {NUM_KINDS} counts, not {(len(counts),)}")
+    return np.fromiter(counts, np.int64, NUM_KINDS)
+
+
 @dataclass(frozen=True)
 class RackDemand:
     """What each way still asks of one rack once that rack's exposures are placed.
@@ -80,6 +94,7 @@ class RackDemand:
     touched: tuple[int, ...]  # kinds whose demand the exposures changed
     entry_tot: SmallArray  # tot and nat again, sparse: per (way, kind) entry of the card
     entry_nat: SmallArray
+    touched_kinds: IntArray  # ``touched`` as an array (for the compiled kernel)
 
     @property
     def tot(self) -> TinyArray:

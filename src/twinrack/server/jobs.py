@@ -52,14 +52,18 @@ def card_of(source: str, name: str) -> Card:
 def warm_up() -> None:
     """Run once in each new worker: step back in the CPU queue (the process serving the
     sockets comes first: a busy worker must not delay anyone's ping), then import
-    everything and load the practice card."""
+    everything, load the practice card and the compiled kernel (card/kernel.py: from
+    numba's cache on disk, a third of a second; compiled afresh after an install, some
+    seconds), so that no job pays for it."""
     import os
 
     os.nice(10)
+    from twinrack.bots import kernels
     from twinrack.card import practice_card
     from twinrack.card.compiled import compiled
 
-    compiled(practice_card())
+    compiled(practice_card()).warm_up()
+    kernels.warm_up()
 
 
 # ---------------------------------------------------------------------- cards

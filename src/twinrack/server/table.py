@@ -145,8 +145,7 @@ class LiveTable:
     # ------------------------------------------------------------------ connections
 
     async def join(self, ws: WebSocket, seat: int | None) -> Connection:
-        if self.task is not None and not self.closed and self._silent():
-            await self._settle()  # passes owed at once are made before anyone looks
+        await self.settle()
         conn = Connection(ws, seat)
         conn.writer = asyncio.create_task(conn.pump())
         self.add(conn)
@@ -193,8 +192,10 @@ class LiveTable:
     def submit(self, cmd: TableCommand) -> None:
         self.queue.put_nowait(cmd)
 
-    async def _settle(self) -> None:
-        """Wait until the table has handled every command queued so far."""
+    async def settle(self) -> None:
+        """Passes owed at once are made before anyone looks (every command queued so far)."""
+        if self.task is None or self.closed or not self._silent():
+            return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.submit(TableCommand("autopass", version=self.state.public_version, done=done))
         await done
@@ -254,8 +255,7 @@ class LiveTable:
 
     def _refuse(self, conn: Connection, code: str, message: str, msg_id: str | None,
                 **extra: Any) -> None:
-        conn.send({"type": "error", "code": code, "message": message, "msg_id": msg_id,
-                   **extra})
+        conn.send({"type": "error", "code": code, "message": message, "msg_id": msg_id, **extra})
 
     async def _human_action(self, cmd: TableCommand) -> None:
         conn = cmd.conn

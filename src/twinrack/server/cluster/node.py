@@ -353,7 +353,7 @@ class Node:
                                     self.hub.epochs[table.id])
             conn.hints = bool(msg.get("hints"))
             self.remote[key] = (table.id, conn)
-            table.add(conn)
+            self._spawn(self._admit(table, key, conn))
             return
         found = self.remote.get(key)
         if found is None or found[0] != table.id:
@@ -452,6 +452,14 @@ class Node:
             self.bus.command(sock.owner, {"k": "leave", "t": sock.game_id, "s": sock.id,
                                           "w": self.worker})
         sock.owner = None
+
+    async def _admit(self, table: LiveTable, key: tuple[str, str],
+                     conn: RemoteConnection) -> None:
+        """A socket held by another worker joins once the passes owed at once are made
+        (as a local one does), unless it left or joined again meanwhile."""
+        await table.settle()
+        if self.remote.get(key) == (table.id, conn):
+            table.add(conn)
 
     def bind(self, sock: Socket, owner: str, epoch: int) -> None:
         """Join ``sock`` to the table as ``owner`` runs it at ``epoch``."""

@@ -13,6 +13,7 @@ async function copy(button) {
     done = document.execCommand && document.execCommand("copy");
   }
   button.textContent = done ? "Copied" : "Select and copy";
+  button.dataset.state = done ? "copied" : "select";  // stays after the words go back
   if (!done) input.select();
   setTimeout(() => { button.textContent = "Copy"; }, 2500);
 }
