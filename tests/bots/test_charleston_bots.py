@@ -73,3 +73,12 @@ def test_every_level_plays_the_american_game(level: str, players: int) -> None:
     assert g.over
     assert sum(1 for e in g.events if type(e).__name__ == "PassMade") >= (3 if players == 4
                                                                             else 2)
+
+
+def test_the_expert_passes_by_the_chance_of_finishing() -> None:
+    """The expert weighs each legal pass as a discard: the line's tiles and the Jokers
+    stay; the three tiles nothing needs go."""
+    g = rig(R("american"), ["", "E E E W W W R R J J 1C 5D 9B"])
+    bot = UNTIMED_BOTS["expert"](g.card)
+    made = bot.choose(view(g, 1), legal_actions(g, 1), random.Random(1))
+    assert made == CharlestonPass(1, tuple(sorted(parse_tiles("1C 5D 9B"))), 0)

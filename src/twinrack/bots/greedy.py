@@ -148,13 +148,21 @@ class GreedyBot:
         if len(legal) == 1:
             return legal[0]
         if view.phase == "charleston":
-            return charleston_decision(self, view, legal)
+            return self.choose_charleston(view, legal, rng)
         seat = position(view)
         if view.phase == "declare":
             return self.choose_declare(view, seat, legal, rng)
         if view.phase == "window":
             return self.choose_claim(view, seat, legal, rng)
         return self.choose_turn(view, seat, legal, rng)
+
+    # ------------------------------------------------------------------ the Charleston
+
+    def choose_charleston(self, view: View, legal: Sequence[Action],
+                          rng: random.Random) -> Action:
+        """The American game's passes, vote and courtesy, by the plan
+        (:mod:`twinrack.bots.charleston`)."""
+        return charleston_decision(self, view, legal)
 
     # ------------------------------------------------------------------ declare phase
 
