@@ -36,10 +36,11 @@ def test_the_lobby_describes_every_variant_and_every_computer_level(database_url
         assert title in page and about in page
     # the player counts of docs/rules.md, section 2, as the engine allows them
     counts = dict(re.findall(r'name="variant" value="(\w+)" data-players="([\d ]+)"', page))
-    assert counts == {"siamese": "2", "royale": "3 4", "imperial": "2 3 4"}
+    assert counts == {"siamese": "2", "royale": "3 4", "imperial": "2 3 4", "american": "3 4"}
     assert "Siamese</strong> <span class=\"muted\">2 players" in page
     assert "Royale</strong> <span class=\"muted\">3 or 4 players" in page
     assert "Imperial</strong> <span class=\"muted\">2, 3 or 4 players" in page
+    assert "American</strong> <span class=\"muted\">3 or 4 players" in page
     # with Siamese chosen, 3 and 4 players are not offered
     offered = re.findall(r'<option value="(\d)" (disabled hidden)?', page)
     assert offered == [("2", ""), ("3", "disabled hidden"), ("4", "disabled hidden")]

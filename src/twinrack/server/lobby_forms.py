@@ -32,6 +32,11 @@ VARIANT_TEXT: dict[str, tuple[str, str]] = {
     "imperial": ("Imperial", "Four racks each, all built from one holding of 55 tiles: Mah "
                  "Jongg on all four wins. Two sets of tiles for two players, three sets for "
                  "three or four."),
+    "american": ("American", "The standard game for four (or three): one rack each, 13 "
+                 "tiles, one set of 152. Before play the Charleston: everyone passes three "
+                 "tiles right, across and left (three players: right and left), maybe "
+                 "again, then a courtesy pass across. One Mah Jongg ends the game; the "
+                 "others pay."),
 }
 
 #: the computer levels, from the easiest: what playing against each is like
