@@ -13,6 +13,7 @@ from tests.engine.helpers import R, rig
 from twinrack.bots import BOTS, play_out
 from twinrack.bots.charleston import STRONG, spares, strength
 from twinrack.bots.greedy import GreedyBot
+from twinrack.bots.hints import hints
 from twinrack.card import practice_card
 from twinrack.engine import GameState, RuleSet, legal_actions, new_game, view
 from twinrack.engine.actions import CharlestonPass, Vote
@@ -82,3 +83,18 @@ def test_the_expert_passes_by_the_chance_of_finishing() -> None:
     bot = UNTIMED_BOTS["expert"](g.card)
     made = bot.choose(view(g, 1), legal_actions(g, 1), random.Random(1))
     assert made == CharlestonPass(1, tuple(sorted(parse_tiles("1C 5D 9B"))), 0)
+
+
+def test_the_hints_say_what_to_pass_and_how_to_vote() -> None:
+    g = rig(R("american"), ["", "E E E W W W R R J J 1C 5D 9B"])
+    h = hints(view(g, 1), g.card, legal=legal_actions(g, 1))
+    assert h.charleston is not None and h.charleston.action == "charleston 9B 1C 5D"
+    assert h.summary == h.charleston.reason == (
+        "Pass 9 Bam, 1 Crak, 5 Dot: the tiles your plan needs least; your plan Honors-7 is "
+        "4 away.")
+    assert h.to_dict()["charleston"]["tiles"] == ["9B", "1C", "5D"]
+    g = rig(R("american"), ["", NEAR])
+    g.charleston.index = 3  # type: ignore[union-attr]  # the vote
+    h = hints(view(g, 1), g.card, legal=legal_actions(g, 1))
+    assert h.charleston is not None and h.charleston.action == "vote stop"
+    assert h.summary.startswith("Stop the second Charleston: your plan ")

@@ -236,7 +236,8 @@ def check_rematch(players: Players) -> None:
     service_urls(),
     [("siamese", "2", 21), ("royale", "3", 22), ("royale", "4", 23), ("imperial", "2", 24),
      ("american", "4", 25), ("american", "3", 26)],
-    also={("siamese", "2", 21), ("royale", "4", 23), ("american", "4", 25)}), indirect=["service_url"])
+    also={("siamese", "2", 21), ("royale", "4", 23), ("american", "4", 25)}),
+    indirect=["service_url"])
 def test_no_route_shows_a_viewer_what_it_may_not_see(service_url: str, variant: str,
                                                      players: str, seed: int) -> None:
     rng = random.Random(seed)
