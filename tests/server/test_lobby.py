@@ -209,3 +209,19 @@ def test_the_card_language_is_served_as_a_page(database_url: str) -> None:
         assert client.get("/docs/rules.md").status_code == 200
         assert client.get("/docs/security.md").status_code == 404  # for developers
         assert client.get("/docs/nothing.md").status_code == 404
+
+
+def test_an_american_table_for_four_with_the_tournament_sheet(database_url: str) -> None:
+    with make_client(database_url) as client:
+        r = client.post("/tables", data={"name": "Ann", "variant": "american", "players": "4",
+                                         "scoring": "tournament", "seat1": "greedy",
+                                         "seat2": "greedy", "seat3": "greedy"},
+                        follow_redirects=False)
+        game_id, _tokens = created(r)
+        rules = client.app.state.hub.tables[game_id].state.rules
+        assert (rules.variant, rules.players, rules.racks, rules.american_scoring) == (
+            "american", 4, 1, "tournament")
+        bad = client.post("/tables", data={"name": "Ann", "variant": "american",
+                                           "players": "4", "scoring": "chinese"})
+        assert bad.status_code == 400
+        assert "american_scoring must be &#39;nmjl&#39; or &#39;tournament&#39;" in bad.text

@@ -144,13 +144,16 @@ class TableForm:
     seat1: str = "greedy"
     seat2: str = "greedy"
     seat3: str = "greedy"
+    #: the American game's score: ``nmjl`` or ``tournament`` (other variants ignore it)
+    scoring: str = "nmjl"
 
     def rules(self) -> RuleSet:
         """The rule set, or the engine's refusal of it."""
         if not self.players.strip().isdigit() or len(self.players) > 2:
             raise NotCreated(FORM_REFUSED, "the number of players is a whole number")
         try:
-            return rules_from(self.variant, int(self.players), self.revision)
+            return rules_from(self.variant, int(self.players), self.revision,
+                              american_scoring=self.scoring)
         except RulesError as err:
             raise NotCreated(RULES_REFUSED, err.message) from None
 
