@@ -1,6 +1,7 @@
-"""Random-play games per second, per core: Siamese, Royale 4 and Imperial 2, and (when
-``rlcard`` is installed: ``pip install -e '.[bench]'``) RLCard's mahjong environment under
-random agents, side by side in the same run.
+"""Random-play games per second, per core: Siamese, Royale 4, Imperial 2 and the American
+game of 4 (Charleston included) and 3, and (when ``rlcard`` is installed: ``pip install -e
+'.[bench]'``) RLCard's four-player mahjong environment under random agents, side by side
+in the same run.
 
     .venv/bin/python benchmarks/bench_engine.py [--seconds 10] [--json]
 
@@ -74,11 +75,14 @@ def main() -> None:
     args = ap.parse_args()
     rows = [bench_twinrack("siamese", 2, args.seconds),
             bench_twinrack("royale", 4, args.seconds),
-            bench_twinrack("imperial", 2, args.seconds)]
+            bench_twinrack("imperial", 2, args.seconds),
+            bench_twinrack("american", 4, args.seconds),
+            bench_twinrack("american", 3, args.seconds)]
     rl = bench_rlcard(args.seconds)
     if rl is not None:
         rows.append(rl)
-        rows[0]["x_rlcard"] = round(rows[0]["games_per_second"] / rl["games_per_second"], 1)
+        for r in rows[:-1]:
+            r["x_rlcard"] = round(r["games_per_second"] / rl["games_per_second"], 1)
     if args.json:
         print(json.dumps({"rows": rows}))
         return
@@ -90,7 +94,7 @@ def main() -> None:
         print("rlcard is not installed (pip install -e '.[bench]'): no comparison")
     else:
         print(f"Siamese random play: {rows[0]['x_rlcard']}x RLCard's games per second "
-              "(target: 5x)")
+              f"(target: 5x); American 4: {rows[3]['x_rlcard']}x")
 
 
 if __name__ == "__main__":

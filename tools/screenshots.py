@@ -1,5 +1,6 @@
 """Render the pictures of docs/images/: the lobby, the card editor, a Siamese table (also on
-a phone), its end screen, a Royale and an Imperial table.
+a phone), its end screen, a Royale and an Imperial table, the American game's Charleston
+and its four-seat table.
 
     .venv/bin/python tools/screenshots.py            # all of them, into docs/images/
     .venv/bin/python tools/screenshots.py --out /tmp/shots lobby siamese
@@ -215,9 +216,32 @@ def imperial(studio: Studio) -> list[Path]:
     return shots
 
 
+def american(studio: Studio) -> list[Path]:
+    """The Charleston's first pass with the hint's three tiles picked, then the table a
+    few turns into play."""
+    ctx = studio.browser.new_context(viewport=DESKTOP)
+    game_id = studio.new_table(ctx, variant="american", players="4", seat1="greedy",
+                               seat2="greedy", seat3="greedy")
+    page = ctx.new_page()
+    page.goto(f"{studio.base}/t/{game_id}")
+    page.wait_for_selector("#charleston[data-stage='first-right']")
+    try:  # the hint marks the tiles to pass; the picture shows them picked
+        page.wait_for_selector("#btn-charleston-hint", timeout=20_000)
+        for tile in page.locator(".ch-tile.suggested").all():
+            tile.click()
+    except PlaywrightTimeout:
+        pass
+    page.wait_for_timeout(300)
+    shots = [studio.save(page, "american-charleston")]
+    page.close()
+    shots.append(studio.save(studio.played_to(ctx, game_id, 80), "table-american"))
+    ctx.close()
+    return shots
+
+
 PICTURES: dict[str, Callable[[Studio], list[Path]]] = {
     "lobby": lobby, "editor": editor, "siamese": siamese, "royale": royale,
-    "imperial": imperial,
+    "imperial": imperial, "american": american,
 }
 
 

@@ -122,8 +122,14 @@ def _load_record(path: str) -> dict[str, Any]:
 
 
 def simulate_command(
-    variant: Annotated[str, typer.Option("--variant", help="siamese, royale or imperial")]
-    = "siamese",
+    variant: Annotated[str, typer.Option(
+        "--variant", help="siamese, royale, imperial or american")] = "siamese",
+    players: Annotated[int | None, typer.Option(
+        "--players", help="players (default: one per bot; a single bot named plays every "
+                          "seat)")] = None,
+    scoring: Annotated[str, typer.Option(
+        "--scoring", help="the American game's score: nmjl (who pays whom) or tournament "
+                          "(the tournament sheet)")] = "nmjl",
     bots: Annotated[str, typer.Option(
         "--bots", help="one bot per player, comma-separated (e.g. random,random)")]
     = "random,random",
@@ -156,7 +162,7 @@ def simulate_command(
     With --duplicate, each of the --games deals is played once per rotation of the
     seats (twice with two players). The winner of a game is the seat with the highest
     score; win rates are over decisive games, with a Wilson 95% interval."""
-    names = _bot_names(bots)
+    names = _seated(_bot_names(bots), players)
     if games < 1:
         _fail("--games must be at least 1")
     if seed < 0:
@@ -164,8 +170,11 @@ def simulate_command(
     if jobs < 1:
         _fail("--jobs must be at least 1")
     try:
-        rules = rules_from(variant, len(names), revision, strict=strict)
+        rules = rules_from(variant, len(names), revision, strict=strict,
+                           american_scoring=scoring)
     except RulesError as err:
+        if err.option == "american_scoring":
+            _fail(f"--scoring: {err.message}")
         _fail(f"{err.message} (one bot per player: --bots gave {len(names)})"
               if err.code == "bad_player_count" else err.message)
     if simulations is not None and simulations < 1:
@@ -201,6 +210,17 @@ def _bot_names(text: str) -> list[str]:
     if unknown:
         _fail(f"unknown bot '{unknown[0]}' (known: {', '.join(sorted(BOTS))})")
     return names
+
+
+def _seated(names: list[str], players: int | None) -> list[str]:
+    """The bot at each seat: one per player, or with ``--players`` a single bot named for
+    every seat."""
+    if players is None or players == len(names):
+        return names
+    if len(names) == 1 and players >= 1:
+        return names * players
+    _fail(f"--players {players} but --bots names {len(names)} (one bot per player, or a "
+          "single bot for every seat)")
 
 
 def _record_folder(text: str) -> Path:

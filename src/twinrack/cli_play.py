@@ -59,9 +59,10 @@ def register(app: typer.Typer) -> None:
     @app.command("play")
     def play_command(
         variant: Annotated[str, typer.Option(
-            "--variant", help="siamese, royale or imperial")] = "siamese",
+            "--variant", help="siamese, royale, imperial or american")] = "siamese",
         players: Annotated[int | None, typer.Option(
-            "--players", help="players: 2 (Siamese), 3-4 (Royale, default 4), 2-4 (Imperial)")]
+            "--players", help="players: 2 (Siamese), 3-4 (Royale, American: default 4), 2-4 "
+                              "(Imperial)")]
         = None,
         bot: Annotated[str | None, typer.Option(
             "--bot", help="the bots' level (default: greedy when installed, else random)")]

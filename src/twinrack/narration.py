@@ -21,8 +21,11 @@ from twinrack.engine import (
     MahJongg,
     Move,
 )
+from twinrack.engine.actions import CharlestonPass, Courtesy, Offer, Vote
 from twinrack.engine.advice import ClaimOutcome
 from twinrack.engine.events import (
+    CharlestonOver,
+    Chosen,
     Claimed,
     Cut,
     Dealt,
@@ -36,12 +39,16 @@ from twinrack.engine.events import (
     MahJonggDeclared,
     MahJonggError,
     Moved,
+    Offered,
     Passed,
+    PassMade,
     Picked,
     RackDead,
+    Received,
     Started,
     Stopped,
     Undeclared,
+    Voted,
     Withdrawn,
 )
 from twinrack.tiles import CANONICAL, format_tiles
@@ -52,6 +59,8 @@ _VERBS = {
     "is": "are", "picks": "pick", "discards": "discard", "passes": "pass", "calls": "call",
     "takes": "take", "exposes": "expose", "gives": "give", "declares": "declare",
     "moves": "move", "goes": "go", "has": "have", "wins": "win", "withdraws": "withdraw",
+    "receives": "receive", "chooses": "choose", "offers": "offer", "votes": "vote",
+    "stops": "stop",
 }
 
 
@@ -161,6 +170,45 @@ def _moved(e: Moved, t: _Teller, declaring: bool) -> str:
     return f"{t.says(e.seat, 'moves')} {moved}from rack {e.src + 1} to rack {e.dst + 1}"
 
 
+# ------------------------------------------------------------------ the Charleston
+
+
+_CHOICE = {"charleston": "pass", "courtesy": "pass across"}
+
+
+def _chosen(e: Chosen, t: _Teller, declaring: bool) -> str:
+    if e.detail is None:
+        return f"  {t.who(e.seat)} has chosen"
+    return f"  {t.says(e.seat, 'chooses')}: {_CHOICE.get(e.kind, e.kind)} {e.detail}"
+
+
+def _pass_made(e: PassMade, t: _Teller, declaring: bool) -> str:
+    which, _, way = e.name.partition("-")
+    blind = [f"{t.who(s)} {k} blind" for s, k in enumerate(e.blind) if k]
+    return (f"The {which} Charleston: everyone passes {way}"
+            + (f" ({', '.join(blind)})" if blind else ""))
+
+
+def _received(e: Received, t: _Teller, declaring: bool) -> str:
+    what = t.tiles(e.tiles) if e.tiles is not None else f"{e.count} tiles"
+    return f"  {t.says(e.seat, 'receives')} {what}"
+
+
+def _voted(e: Voted, t: _Teller, declaring: bool) -> str:
+    stoppers = [t.who(s) for s, v in enumerate(e.votes) if v == "stop"]
+    if not stoppers:
+        return "Everyone votes again: the second Charleston"
+    return f"{' and '.join(stoppers)} stopped the second Charleston"
+
+
+def _offered(e: Offered, t: _Teller, declaring: bool) -> str:
+    k = min(e.count, e.partner_count)
+    return (f"{t.who(e.seat)} offered {e.count}, {t.who(e.partner)} {e.partner_count}: "
+            f"they pass {k} across" if k else
+            f"{t.who(e.seat)} offered {e.count}, {t.who(e.partner)} {e.partner_count}: "
+            "no courtesy pass between them")
+
+
 #: each kind of event in words (``declaring``: in the round of declarations after the deal)
 _TELL: dict[type[Event], Callable[[Any, _Teller, bool], str]] = {
     Started: lambda e, t, d: (f"New game: {e.variant.title()}, {e.players} players, "
@@ -186,6 +234,12 @@ _TELL: dict[type[Event], Callable[[Any, _Teller, bool], str]] = {
     Withdrawn: lambda e, t, d: (f"{t.says(e.seat, 'withdraws')} the claim: {t.tile(e.tile)} "
                                 "goes back to the discards"),
     Stopped: lambda e, t, d: f"{t.says(e.seat, 'has')} no open rack left and stops",
+    Chosen: _chosen,
+    PassMade: _pass_made,
+    Received: _received,
+    Voted: _voted,
+    Offered: _offered,
+    CharlestonOver: lambda e, t, d: "The Charleston is over: East discards first",
     Ended: lambda e, t, d: f"GAME OVER: {end_words(e.reason, e.seat, t.names)}",
 }
 
@@ -249,6 +303,15 @@ def narrate_action(a: Action, names: Sequence[str], words: TileWords = NOTATION)
         what = f"move {tile(a.tile)} from rack {a.src + 1} to rack {a.dst + 1}"
     elif isinstance(a, Declare):
         what = f"declare {a.hand}"
+    elif isinstance(a, CharlestonPass):
+        shown = [tiles(a.tiles)] if a.tiles else []
+        what = "pass " + " and ".join(shown + ([f"{a.blind} blind"] if a.blind else []))
+    elif isinstance(a, Courtesy):
+        what = f"pass {tiles(a.tiles)} across (courtesy)"
+    elif isinstance(a, Vote):
+        what = "vote for the second Charleston" if a.again else "stop the Charleston"
+    elif isinstance(a, Offer):
+        what = f"offer {a.count} for the courtesy pass"
     else:
         what = {"pass": "pass", "undeclare": "go off the declared hand",
                 "withdraw": "withdraw the claim"}.get(a.verb, a.body())
@@ -294,6 +357,8 @@ def end_words(reason: str | None, seat: int | None, names: Sequence[str]) -> str
         return f"all of {owner_words(who)} racks are dead"
     if reason == "stopped":
         return "no one is left to play"
+    if reason == "error":
+        return "a Mah Jongg in error left fewer than two hands in play"
     return str(reason)
 
 
@@ -311,8 +376,8 @@ def verdict_words(totals: Sequence[int], reason: str | None, winner: int | None,
     elif reason == "dead":
         why = f"all of {owner_words(who if winner != viewer else 'You')} racks are dead"
     else:
-        why = {"wall": "the wall ran out", "stopped": "no one was left to play"}.get(
-            str(reason), str(reason))
+        why = {"wall": "the wall ran out", "stopped": "no one was left to play",
+               "error": "a Mah Jongg in error ended it"}.get(str(reason), str(reason))
     top = max(totals) if totals else 0
     leaders = [s for s, t in enumerate(totals) if t == top]
     if viewer is None:

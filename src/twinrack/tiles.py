@@ -164,11 +164,13 @@ ONE_SET: tuple[int, ...] = tuple(8 if i in (FLOWER, JOKER) else 4 for i in range
 
 
 class Variant(StrEnum):
-    """The three ways to play Siamese Mah Jongg (rules section 2)."""
+    """The three ways to play Siamese Mah Jongg, and the standard American game they come
+    from (rules section 2)."""
 
     SIAMESE = "siamese"
     ROYALE = "royale"
     IMPERIAL = "imperial"
+    AMERICAN = "american"
 
 
 @dataclass(frozen=True)
@@ -201,6 +203,10 @@ def tile_set(variant: Variant | str, players: int) -> TileSet:
         if players not in (3, 4):
             raise ValueError("Royale is played by 3 or 4 players")
         sets = 2
+    elif v is Variant.AMERICAN:
+        if players not in (3, 4):
+            raise ValueError("American Mah Jongg is played by 3 or 4 players")
+        sets = 1
     else:
         if players not in (2, 3, 4):
             raise ValueError("Imperial is played by 2, 3 or 4 players")
@@ -213,10 +219,11 @@ def tile_set(variant: Variant | str, players: int) -> TileSet:
 
 
 #: racks per player of each variant (by its name: a look-up is asked once per view)
-_RACKS: dict[str, int] = {v.value: 4 if v is Variant.IMPERIAL else 2 for v in Variant}
+_RACKS: dict[str, int] = {v.value: {Variant.IMPERIAL: 4, Variant.AMERICAN: 1}.get(v, 2)
+                          for v in Variant}
 
 
 def racks_for(variant: Variant | str) -> int:
-    """Racks (hands) per player: 4 in Imperial, 2 otherwise."""
+    """Racks (hands) per player: 4 in Imperial, 1 in the American game, 2 otherwise."""
     found = _RACKS.get(variant)
     return found if found is not None else _RACKS[Variant(variant)]  # ValueError if none

@@ -82,7 +82,7 @@ def test_to_dict_is_the_documented_json() -> None:
     game = rig(R(), hands=[KONGS], picks="N", avoid="8C 2B 6B F")
     d = _hints(game).to_dict()
     assert json.loads(json.dumps(d)) == d
-    assert set(d) == {"summary", "mahjongg", "claim", "racks", "discard", "plans"}
+    assert set(d) == {"summary", "charleston", "mahjongg", "claim", "racks", "discard", "plans"}
     assert d["racks"][0]["lines"][0] == {
         "id": "2468-3", "section": "2468", "away": 3, "value": 25, "concealed": False,
         "needs": [{"tile": "8C", "count": 1, "unseen": 1}, {"tile": "F", "count": 2,

@@ -58,11 +58,13 @@ CHECKED = {
     ("greedy", "royale"): (134, 134), ("greedy", "imperial"): (60, 50),
     ("expert", "siamese"): (42, 42), ("expert", "royale"): (123, 123),
     ("expert", "imperial"): (52, 43), ("master", "siamese"): (47, 47),
-    ("master", "royale"): (98, 98), ("master", "imperial"): (55, 50)}
+    ("master", "royale"): (98, 98), ("master", "imperial"): (55, 50),
+    ("random", "american"): (134, 134), ("greedy", "american"): (95, 95),
+    ("expert", "american"): (96, 96), ("master", "american"): (96, 96)}
 
 
 @pytest.mark.parametrize(("variant", "players"), [("siamese", 2), ("royale", 3),
-                                                  ("imperial", 2)])
+                                                  ("imperial", 2), ("american", 4)])
 @pytest.mark.parametrize("level", ["random", "greedy", "expert", "master"])
 def test_same_view_same_decision(level: str, variant: str, players: int) -> None:
     card = practice_card()

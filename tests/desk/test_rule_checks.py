@@ -17,7 +17,7 @@ from twinrack.engine.rules import RulesError, rules_from
 #: (variant, players, revision, code, what ``twinrack play`` says)
 BAD = [
     ("mahjong", 2, "2024", "unknown_variant",
-     "--variant: unknown variant 'mahjong' (expected siamese, royale, imperial)"),
+     "--variant: unknown variant 'mahjong' (expected siamese, royale, imperial, american)"),
     ("siamese", 3, "2024", "bad_player_count", "Siamese is played by 2 players"),
     ("royale", 2, "2024", "bad_player_count", "Royale is played by 3 or 4 players"),
     ("imperial", 5, "2024", "bad_player_count", "Imperial is played by 2, 3 or 4 players"),

@@ -18,7 +18,7 @@ from twinrack.desk.export import (
     table_cards_html,
 )
 from twinrack.desk.tournament import CODE_ALPHABET, CODE_LENGTH, DeskError, Tournament, atomic
-from twinrack.desk.tournament_scoring import TournamentGame, play_goes_on
+from twinrack.engine.american import TournamentGame, play_goes_on
 
 MIN = 60.0
 NAMES = ["Ann", "Bea", "Cat", "Dot", "Eve", "Fay", "Gil", "Hal", "Ida", "Jo", "Kim", "Lou"]

@@ -29,6 +29,7 @@ from twinrack.engine import (
     new_game,
     view,
 )
+from twinrack.engine.actions import CharlestonPass, Courtesy, Offer, Vote
 from twinrack.engine.record import record_of, verify
 from twinrack.engine.refusals import Code
 from twinrack.errors import IllegalActionError
@@ -37,7 +38,7 @@ from twinrack.tiles import JOKER
 CODES = {c.value for c in Code}
 
 VARIANTS = [("siamese", 2), ("royale", 3), ("royale", 4), ("imperial", 2), ("imperial", 3),
-            ("imperial", 4)]
+            ("imperial", 4), ("american", 4), ("american", 3)]
 
 
 def tile_census(g: GameState) -> Counter[int]:
@@ -61,6 +62,10 @@ def tile_census(g: GameState) -> Counter[int]:
 
 def check_invariants(g: GameState) -> None:
     assert tile_census(g) == Counter(g.rules.tiles.wall())
+    if g.phase == "charleston":  # the passes move tiles but never change a hand's size
+        assert [p.concealed for p in g.players] == [14] + [13] * (g.rules.players - 1)
+        assert not any(p.pool[JOKER] < 0 for p in g.players)
+        return
     if g.phase not in ("turn", "window"):
         return
     for s, p in enumerate(g.players):
@@ -70,6 +75,8 @@ def check_invariants(g: GameState) -> None:
             expected = 14 * g.rules.racks  # 2019: East dealt 14R
         if p.stopped and p.concealed == 0:
             expected = 14 * g.rules.racks  # two racks finished without a discard
+        if p.stopped and g.rules.american:
+            expected = 14  # a hand that died in its turn stops at once
         assert p.total() == expected, (s, p.total(), expected)
 
 
@@ -91,7 +98,10 @@ def illegal_candidates(g: GameState, rng: random.Random) -> list[Action]:
         out += [Discard(s, t), Pass(s), Claim(s, rng.choice(["mahjongg", "double", "expose"])),
                 Expose(s, r, (t, t, JOKER)), Expose(s, r, (t, JOKER)),
                 Exchange(s, t, rng.randrange(n), r, 0), MahJongg(s, r, (t,) * 14),
-                Move(s, t, r, (r + 1) % g.rules.racks), Withdraw(s)]
+                Move(s, t, r, (r + 1) % g.rules.racks), Withdraw(s),
+                CharlestonPass(s, (t, t, t)), CharlestonPass(s, (t, JOKER), 1),
+                CharlestonPass(s, (), rng.randrange(5)), Vote(s, rng.random() < 0.5),
+                Offer(s, rng.randrange(5)), Courtesy(s, (t,) * rng.randrange(4))]
     return out
 
 
@@ -198,7 +208,7 @@ def test_many_quick_games_end() -> None:
                     break
                 s = g.to_act()[0]
                 apply(g, bot.choose(view(g, s), legal_actions(g, s), rng))
-            assert g.over and g.end_reason in ("mahjongg", "wall", "dead", "stopped")
+            assert g.over and g.end_reason in ("mahjongg", "wall", "dead", "stopped", "error")
 
 
 def test_every_error_code_is_documented() -> None:

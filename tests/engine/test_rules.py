@@ -15,7 +15,7 @@ from twinrack.engine.rules import RulesError, RuleSet, rules_from
 #: (arguments of rules_from, code, option, message)
 BAD: list[tuple[dict[str, Any], str, str, str]] = [
     ({"variant": "mahjong"}, "unknown_variant", "variant",
-     "unknown variant 'mahjong' (expected siamese, royale, imperial)"),
+     "unknown variant 'mahjong' (expected siamese, royale, imperial, american)"),
     ({"variant": 7}, "unknown_variant", "variant",
      "rule option variant has a value of the wrong kind: 7"),
     ({"variant": "siamese", "players": 3}, "bad_player_count", "players",

@@ -21,7 +21,8 @@ def decoded(piece: object) -> object:
 
 @pytest.mark.parametrize(("variant", "players", "seed", "options"), [
     ("siamese", 2, 1, {}), ("siamese", 2, 2, {"expose_any_time": True}),
-    ("royale", 3, 3, {}), ("royale", 4, 4, {}), ("imperial", 2, 5, {})])
+    ("royale", 3, 3, {}), ("royale", 4, 4, {}), ("imperial", 2, 5, {}),
+    ("american", 4, 6, {}), ("american", 3, 7, {})])
 def test_encoded_views_and_legal_actions_are_the_engines(variant: str, players: int,
                                                          seed: int, options: dict) -> None:
     rng = random.Random(seed)

@@ -36,10 +36,11 @@ def test_the_lobby_describes_every_variant_and_every_computer_level(database_url
         assert title in page and about in page
     # the player counts of docs/rules.md, section 2, as the engine allows them
     counts = dict(re.findall(r'name="variant" value="(\w+)" data-players="([\d ]+)"', page))
-    assert counts == {"siamese": "2", "royale": "3 4", "imperial": "2 3 4"}
+    assert counts == {"siamese": "2", "royale": "3 4", "imperial": "2 3 4", "american": "3 4"}
     assert "Siamese</strong> <span class=\"muted\">2 players" in page
     assert "Royale</strong> <span class=\"muted\">3 or 4 players" in page
     assert "Imperial</strong> <span class=\"muted\">2, 3 or 4 players" in page
+    assert "American</strong> <span class=\"muted\">3 or 4 players" in page
     # with Siamese chosen, 3 and 4 players are not offered
     offered = re.findall(r'<option value="(\d)" (disabled hidden)?', page)
     assert offered == [("2", ""), ("3", "disabled hidden"), ("4", "disabled hidden")]
@@ -71,7 +72,7 @@ def test_refusals_say_what_is_wrong_in_the_engines_words(database_url: str) -> N
             ({"variant": "royale", "players": "2"}, "These settings cannot be played.",
              "Royale is played by 3 or 4 players"),
             ({"variant": "cluedo"}, "These settings cannot be played.",
-             "unknown variant &#39;cluedo&#39; (expected siamese, royale, imperial)"),
+             "unknown variant &#39;cluedo&#39; (expected siamese, royale, imperial, american)"),
             ({"revision": "1999"}, "These settings cannot be played.",
              "unknown revision &#39;1999&#39; (expected 2024 or 2019)"),
             ({"players": "two"}, "Please check the form.",
@@ -208,3 +209,19 @@ def test_the_card_language_is_served_as_a_page(database_url: str) -> None:
         assert client.get("/docs/rules.md").status_code == 200
         assert client.get("/docs/security.md").status_code == 404  # for developers
         assert client.get("/docs/nothing.md").status_code == 404
+
+
+def test_an_american_table_for_four_with_the_tournament_sheet(database_url: str) -> None:
+    with make_client(database_url) as client:
+        r = client.post("/tables", data={"name": "Ann", "variant": "american", "players": "4",
+                                         "scoring": "tournament", "seat1": "greedy",
+                                         "seat2": "greedy", "seat3": "greedy"},
+                        follow_redirects=False)
+        game_id, _tokens = created(r)
+        rules = client.app.state.hub.tables[game_id].state.rules
+        assert (rules.variant, rules.players, rules.racks, rules.american_scoring) == (
+            "american", 4, 1, "tournament")
+        bad = client.post("/tables", data={"name": "Ann", "variant": "american",
+                                           "players": "4", "scoring": "chinese"})
+        assert bad.status_code == 400
+        assert "american_scoring must be &#39;nmjl&#39; or &#39;tournament&#39;" in bad.text

@@ -11,7 +11,7 @@ from twinrack.cli import main
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--variant", "mahjong"],
-     "--variant: unknown variant 'mahjong' (expected siamese, royale, imperial)"),
+     "--variant: unknown variant 'mahjong' (expected siamese, royale, imperial, american)"),
     (["--players", "3"], "Siamese is played by 2 players"),
     (["--variant", "royale", "--players", "2"], "Royale is played by 3 or 4 players"),
     (["--bot", "nobody"], "--bot: unknown bot 'nobody' (known: beginner, expert, greedy, "

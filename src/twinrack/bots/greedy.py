@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from twinrack.bots.charleston import charleston_decision
 from twinrack.bots.plans import AwayValue, Exposures, Plan, Planner, planner
 from twinrack.bots.seen import Position, choices, open_lines, position
 from twinrack.card import Card, practice_card
@@ -146,12 +147,22 @@ class GreedyBot:
         self.follow(view)
         if len(legal) == 1:
             return legal[0]
+        if view.phase == "charleston":
+            return self.choose_charleston(view, legal, rng)
         seat = position(view)
         if view.phase == "declare":
             return self.choose_declare(view, seat, legal, rng)
         if view.phase == "window":
             return self.choose_claim(view, seat, legal, rng)
         return self.choose_turn(view, seat, legal, rng)
+
+    # ------------------------------------------------------------------ the Charleston
+
+    def choose_charleston(self, view: View, legal: Sequence[Action],
+                          rng: random.Random) -> Action:
+        """The American game's passes, vote and courtesy, by the plan
+        (:mod:`twinrack.bots.charleston`)."""
+        return charleston_decision(self, view, legal)
 
     # ------------------------------------------------------------------ declare phase
 

@@ -41,6 +41,7 @@ from twinrack.card import Card
 from twinrack.card.compiled import IMPOSSIBLE, compiled
 from twinrack.card.model import Hand
 from twinrack.engine import Action, Claim, Discard, MahJongg
+from twinrack.engine.actions import CharlestonPass, Courtesy, Offer, Vote
 from twinrack.engine.view import View
 from twinrack.narration import tile_label
 from twinrack.tiles import CANONICAL, JOKER, NUM_KINDS
@@ -135,6 +136,21 @@ class MahjonggHint:
 
 
 @dataclass(frozen=True)
+class CharlestonHint:
+    """During the American game's Charleston: what the expert would pass (or vote, or
+    offer), as the legal action's text, its own tiles and blind count, and why."""
+
+    action: str
+    tiles: tuple[str, ...]
+    blind: int
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"action": self.action, "tiles": list(self.tiles), "blind": self.blind,
+                "reason": self.reason}
+
+
+@dataclass(frozen=True)
 class Hints:
     summary: str  # the one line to read first
     racks: tuple[RackHint, ...]
@@ -142,9 +158,11 @@ class Hints:
     plans: tuple[PlanHint, ...]  # the best plan first, then other plans
     claim: ClaimHint | None = None
     mahjongg: MahjonggHint | None = None
+    charleston: CharlestonHint | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"summary": self.summary,
+                "charleston": None if self.charleston is None else self.charleston.to_dict(),
                 "mahjongg": None if self.mahjongg is None else self.mahjongg.to_dict(),
                 "claim": None if self.claim is None else self.claim.to_dict(),
                 "racks": [r.to_dict() for r in self.racks],
@@ -522,6 +540,8 @@ def hints(view: View, card: Card, top: int = 3, legal: Sequence[Action] = (),
     unseen_counts = unseen(view)
     racks = open_racks(seat)
     pl = planner(card, open_lines(view))
+    if view.phase == "charleston":
+        return charleston_hints(view, card, legal, budget_ms)
     mahjongg = _mahjongg(view, card, seat, legal)
     tile = None
     if mahjongg is None and "discard" in view.verbs:
@@ -545,3 +565,49 @@ def hints(view: View, card: Card, top: int = 3, legal: Sequence[Action] = (),
         claim = _claim(view, pl, seat, racks, plan, legal)
     return Hints(_summary(mahjongg, plan, rack_hints, tile), tuple(rack_hints), discard,
                  tuple(p.hint for p in plans), claim, mahjongg)
+
+
+# ---------------------------------------------------------------------- the Charleston
+
+
+def charleston_hints(view: View, card: Card, legal: Sequence[Action],
+                     budget_ms: float = HINT_BUDGET_MS) -> Hints:
+    """The Charleston's hint: the expert's choice (its pass weighed by the chance of
+    finishing, :meth:`ExpertBot.choose_charleston`) and the plan it keeps."""
+    seat = position(view)
+    racks = open_racks(seat)
+    pl = planner(card, open_lines(view))
+    bot = ExpertBot(card, budget_ms=budget_ms)
+    bot.prepare(view)
+    made = bot.choose(view, list(legal), view_rng(view)) if legal else None
+    passed = made.tiles if isinstance(made, CharlestonPass | Courtesy) else ()
+    before = _plans(pl, seat.free, racks, 1)
+    after = _plans(pl, minus(seat.free, passed), racks, 1) if passed else before
+    plan = after[0] if after else None
+    words = "no line of the card is in reach" if plan is None else (
+        f"your plan {' + '.join(h.id for h in plan.hands)} is {plan.away} away")
+    if made is None:
+        return Hints(f"The Charleston: {words}.", (), None, tuple(p.hint for p in after))
+    reason = _charleston_reason(made, before[0].away if before else None, plan, words)
+    blind = made.blind if isinstance(made, CharlestonPass) else 0
+    hint = CharlestonHint(made.body(), tuple(CANONICAL[t] for t in passed), blind, reason)
+    return Hints(reason, (), None, tuple(p.hint for p in after), charleston=hint)
+
+
+def _charleston_reason(made: Action, before: int | None, plan: _Plan | None,
+                       words: str) -> str:
+    if isinstance(made, Vote):
+        return (f"Vote again: {words}, and another Charleston can bring it closer."
+                if made.again else f"Stop the second Charleston: {words}; keep your tiles.")
+    if isinstance(made, Offer):
+        return (f"Offer {made.count}: {words}, and you can spare that many."
+                if made.count else f"Offer nothing: {words}, and every tile serves it.")
+    assert isinstance(made, CharlestonPass | Courtesy)
+    blind = made.blind if isinstance(made, CharlestonPass) else 0
+    if not made.tiles:
+        return f"Pass all {blind} blind: every tile you hold serves your plan ({words})."
+    what = ", ".join(tile_label(t) for t in made.tiles)
+    extra = f" and {blind} blind" if blind else ""
+    kept = "" if plan is None or before is None or plan.away == before else (
+        f" (from {before} to {plan.away} away)")
+    return f"Pass {what}{extra}: the tiles your plan needs least; {words}{kept}."

@@ -2,7 +2,8 @@
 three biggest mistakes explained in words.
 
 Every decision the player had a real choice in (a discard, a claim or a pass, an exposure,
-a Mah Jongg declared or kept, a Joker exchange) is replayed from the record and looked at
+a Mah Jongg declared or kept, a Joker exchange, and in the American game each pass, vote
+and offer of the Charleston) is replayed from the record and looked at
 from the player's own view only. The master (:mod:`twinrack.bots.master`: the untimed
 expert, its choice checked by racing futures near the end) says what it would have done;
 both that choice and the one played are rated by the chance of
@@ -44,6 +45,7 @@ from twinrack.engine import (
     new_game,
     view,
 )
+from twinrack.engine.actions import CHARLESTON_VERBS, CharlestonPass, Courtesy
 from twinrack.engine.record import RecordError, replay_steps, verify
 from twinrack.engine.view import View
 from twinrack.errors import TwinRackError
@@ -156,6 +158,9 @@ class Judge:
         if isinstance(action, Discard):
             return self.outlook(minus(seat.free, (action.tile,)), racks, left,
                                 self.master.picks_left(seen, True))
+        if isinstance(action, CharlestonPass | Courtesy):  # as many new tiles come back
+            return self.outlook(minus(seat.free, action.tiles), racks, left,
+                                self.master.picks_left(seen, False) + len(action.tiles))
         if isinstance(action, Pass) and seen.window is not None:
             return self.outlook(seat.free, racks, left, self.master.picks_left(seen, False))
         if isinstance(action, Claim) and action.kind == "expose" and seen.window is not None:
@@ -206,7 +211,7 @@ def review(record: dict[str, Any], seat: int, card: Card, *, searched: int = SEA
     rng = random.Random(f"review:{record['commitment']}:{seat}")
     rated: list[tuple[Rating, View, list[Action]]] = []
     for text in record["actions"]:
-        acting = seat in game.to_act() and game.phase in ("turn", "window")
+        acting = seat in game.to_act() and game.phase in ("turn", "window", "charleston")
         seen = view(game, seat) if acting else None
         legal = choices(seen, legal_actions(game, seat)) if seen is not None else []
         step = next(replay_steps(game, [text]))
@@ -261,7 +266,9 @@ def finish(rated: list[tuple[Rating, View, list[Action]]], seat: int, card: Card
            searched: int, simulations: int, rng: random.Random) -> Review:
     """Play the costliest decisions out with the master and name the three worst."""
     order = sorted(range(len(rated)), key=lambda i: (-rated[i][0].loss, rated[i][0].number))
-    chosen = {i for i in order[:searched] if rated[i][0].played != rated[i][0].best}
+    # the Charleston's decisions are rated by the odds alone (no future is raced from it)
+    chosen = {i for i in order[:searched] if rated[i][0].played != rated[i][0].best
+              and rated[i][0].kind not in CHARLESTON_VERBS}
     master = Playout(card, simulations=simulations)
     out = [r for r, _seen, _legal in rated]
     for i, (r, seen, legal) in enumerate(rated):

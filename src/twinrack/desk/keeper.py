@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from twinrack.card import Card, load_card
-from twinrack.desk.tournament_scoring import PENALTIES, THROW_PENALTIES
+from twinrack.engine.american import PENALTIES, THROW_PENALTIES
 from twinrack.engine.rules import VARIANTS, RulesError, RuleSet, rules_from
 from twinrack.engine.scoring import (
     GameFacts,
@@ -72,7 +72,7 @@ _EVENT_FIELDS: dict[str, set[str]] = {
 }
 #: what a sheet says when its rules do not hold, by the option at fault
 _RULES_WORDS = {
-    "variant": f"one of {', '.join(VARIANTS)}",
+    "variant": f"one of {', '.join(v for v in VARIANTS if v != 'american')}",
     "revision": "\"2024\" or \"2019\" (a string)",
     "wall_dead": "\"any\" (a player with a dead rack gets nothing in a wall game) or \"all\" "
                  "(only a player whose racks are all dead)",
@@ -206,6 +206,10 @@ def _rules(doc: dict[str, Any], players: tuple[str, ...]) -> RuleSet:
     """The sheet's rules, checked by the engine; the variant defaults to Siamese for 2
     players and Royale for 3 or 4."""
     variant = doc.get("variant", "siamese" if len(players) == 2 else "royale")
+    if variant == "american":
+        raise _err("variant", "a game sheet is for the Siamese games; the standard American "
+                              "game is scored on the tournament desk's four-seat sheet "
+                              "(engine/american.py), or played here in full")
     try:
         return rules_from(variant, len(players), doc.get("revision", "2024"),
                           wall_dead=doc.get("wall_dead", "any"))

@@ -1,7 +1,7 @@
 """A table's game result, read and scored for the tournament desk.
 
 A 4-seat table enters the fields of its tournament score sheet (rules section 11,
-:mod:`twinrack.desk.tournament_scoring`); a 2-seat Siamese table enters a game sheet of
+:mod:`twinrack.engine.american`); a 2-seat Siamese table enters a game sheet of
 the score keeper (section 10, :mod:`twinrack.desk.keeper`). Either way the desk gets the
 itemized lines, the referee's penalties, the winner and the words of its score sheet. Every
 field is checked and a bad one named; nothing here knows which tournament it is in: players
@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from twinrack.desk.keeper import GameSheetError, KeptGame, read_game
-from twinrack.desk.tournament_scoring import (
+from twinrack.engine.american import (
     PENALTIES,
     TournamentGame,
     play_goes_on,

@@ -8,7 +8,7 @@ command is checked in full before anything changes: a refused command leaves the
 as it was.
 
 Scoring: 4-seat tables use the tournament sheet of rules section 11
-(:mod:`twinrack.desk.tournament_scoring`), 2-seat Siamese tables the engine's Siamese score
+(:mod:`twinrack.engine.american`), 2-seat Siamese tables the engine's Siamese score
 of section 10 (:mod:`twinrack.engine.scoring`, through the score keeper).
 
 Seats in a round: the movement gives each table its nametags. A nametag's seat is taken by

@@ -13,6 +13,15 @@ optional when the seat is given to :func:`parse_action`)::
     0: move 5B 1>2                 0: declare Special-1 F N E W S ...   0: undeclare
     1: withdraw                    (give a granted discard back before exposing anything)
 
+The Charleston of the American game (docs/rules.md, section 3)::
+
+    1: charleston 1B 5C 9D         (the three tiles passed)
+    1: charleston 1B 5C blind 1    (two tiles and one of those received, unseen)
+    1: charleston blind 3          (the three tiles received, passed on unseen)
+    1: vote again                  1: vote stop        (the second Charleston, or not)
+    1: offer 2                     (the courtesy pass: 0 to 3 tiles offered across)
+    1: courtesy 1B 2B              (the tiles of the courtesy pass)
+
 ``str(action)`` is the text form and ``repr(action)`` pastes into a test.
 """
 
@@ -174,6 +183,65 @@ class Withdraw(Action):
         return "withdraw"
 
 
+@dataclass(frozen=True, slots=True)
+class CharlestonPass(Action):
+    """The tiles a seat passes in one pass of the Charleston (sorted): ``blind`` more are
+    taken unseen from those it receives in that same pass; 3 in all, never a Joker."""
+
+    verb: ClassVar[str] = "charleston"
+
+    tiles: tuple[int, ...]
+    blind: int = 0
+
+    def body(self) -> str:
+        parts = ["charleston"]
+        if self.tiles:
+            parts.append(format_tiles(self.tiles))
+        if self.blind:
+            parts.append(f"blind {self.blind}")
+        return " ".join(parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Vote(Action):
+    """After the first Charleston: ``again`` for the second one, or stop it."""
+
+    verb: ClassVar[str] = "vote"
+
+    again: bool
+
+    def body(self) -> str:
+        return "vote again" if self.again else "vote stop"
+
+
+@dataclass(frozen=True, slots=True)
+class Offer(Action):
+    """How many tiles (0 to 3) the seat would pass across in the courtesy pass."""
+
+    verb: ClassVar[str] = "offer"
+
+    count: int
+
+    def body(self) -> str:
+        return f"offer {self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class Courtesy(Action):
+    """The tiles of the courtesy pass (sorted): as many as the partners agreed."""
+
+    verb: ClassVar[str] = "courtesy"
+
+    tiles: tuple[int, ...]
+
+    def body(self) -> str:
+        return f"courtesy {format_tiles(self.tiles)}"
+
+
+#: the kinds of action of the Charleston
+CHARLESTON_VERBS = ("charleston", "vote", "offer", "courtesy")
+
+
 # ---------------------------------------------------------------------- parsing
 
 
@@ -278,5 +346,36 @@ def parse_action(text: str, seat: int | None = None) -> Action:
         if len(args) < 2:
             raise _bad(text, "write 'declare HAND TILES'")
         return Declare(seat, args[0], _tiles(text, args[1:]))
+    if verb in CHARLESTON_VERBS:
+        return _charleston(text, seat, verb, args)
     raise _bad(text, f"unknown verb '{tokens[0]}' (expected discard, pass, claim, expose, "
-                     "exchange, mahjongg, move, declare, undeclare or withdraw)")
+                     "exchange, mahjongg, move, declare, undeclare, withdraw, charleston, "
+                     "vote, offer or courtesy)")
+
+
+def _charleston(text: str, seat: int, verb: str, args: list[str]) -> Action:
+    """The actions of the Charleston, once their verb is known."""
+    if verb == "vote":
+        if len(args) != 1 or args[0].lower() not in ("again", "stop"):
+            raise _bad(text, "write 'vote again' or 'vote stop'")
+        return Vote(seat, args[0].lower() == "again")
+    if verb == "offer":
+        if len(args) != 1:
+            raise _bad(text, "write 'offer N' (0 to 3 tiles)")
+        return Offer(seat, _number(text, args[0], "the count", 0))
+    if verb == "courtesy":
+        if not args:
+            raise _bad(text, "write 'courtesy TILES'")
+        return Courtesy(seat, _tiles(text, args))
+    blind = 0
+    lowered = [a.lower() for a in args]
+    if "blind" in lowered:
+        at = lowered.index("blind")
+        if at != len(args) - 2:
+            raise _bad(text, "write 'charleston TILES', 'charleston TILES blind N' or "
+                             "'charleston blind 3'")
+        blind = _number(text, args[-1], "the blind count", 0)
+        args = args[:at]
+    if not args and not blind:
+        raise _bad(text, "write 'charleston TILES' (three tiles to pass)")
+    return CharlestonPass(seat, _tiles(text, args) if args else (), blind)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from twinrack.card import Card, practice_card
 from twinrack.card.compiled import HAND_SIZE, compiled
+from twinrack.engine.charleston import start as start_charleston
 from twinrack.engine.events import Cut, Dealt, Event, Started
 from twinrack.engine.rules import RuleSet
 from twinrack.engine.shuffle import commitment, die, seed_bytes, shuffled
@@ -43,11 +44,12 @@ def build_wall(rules: RuleSet, tiles: Sequence[int], die_value: int | None) -> l
 def deal_plan(rules: RuleSet) -> list[tuple[int, int]]:
     """(seat, tiles taken) in dealing order: 4 at a time, East first (section 3).
 
-    2024: every player takes 14R-1 tiles and East then picks to begin. 2019: East takes
-    14R and discards first.
+    2024: every player takes 14R-1 tiles and East then picks to begin. 2019 and the
+    American game: East takes 14R and discards first (in the American game: East 14, the
+    others 13, the last round East 2 and the others 1).
     """
     targets = [rules.hold] * rules.players
-    if rules.revision == "2019":
+    if rules.east_discards_first:
         targets[0] += 1
     got = [0] * rules.players
     plan: list[tuple[int, int]] = []
@@ -125,7 +127,9 @@ def new_game(rules: RuleSet | None = None, *, seed: bytes | str | int,
         p.concealed = len(hand)
         ev.append(Dealt(s, len(hand), tuple(tiles_sorted)))
     st.events.extend(ev)
-    if rules.declared_hands and compiled(card).declared_ways:
+    if rules.american and rules.charleston:
+        start_charleston(st)
+    elif rules.declaration_round and compiled(card).declared_ways:
         st.phase = DECLARE
         st.declaring = list(range(rules.players))
     else:

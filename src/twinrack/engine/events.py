@@ -16,7 +16,13 @@ Text forms (seats from 0, racks and exposures from 1)::
     error 0 2: TILES      error 0 claim   move 0 5B 1>2 | move 0 1>2
     declare 0 Special-1: TILES | declare 0 Special-1     undeclare 0 forced
     withdraw 1 5B         stop 1                end mahjongg 0 | end wall | end dead 1
-    end stopped
+    end stopped           end error
+
+The Charleston of the American game (section 3)::
+
+    chosen 1 charleston: 1B 5C blind 1 | chosen 1 charleston
+    passed first-left blind 0 1 0 3       receive 2 3: 4D 4D N | receive 2 3
+    votes again stop again again          offers 0 3 2 1       charleston over
 """
 
 from __future__ import annotations
@@ -282,6 +288,89 @@ class Ended(Event):
         return f"end {self.reason}" + ("" if self.seat is None else f" {self.seat}")
 
 
+@dataclass(frozen=True, slots=True)
+class Chosen(Event):
+    """A seat made its choice in a stage of the Charleston (``kind``: the verb). What it
+    chose (``detail``, the action's words after the verb) is seen by that seat alone: the
+    others learn only that it has chosen."""
+
+    seat: int
+    kind: str
+    detail: str | None = None
+
+    def __str__(self) -> str:
+        if self.detail is None:
+            return f"chosen {self.seat} {self.kind}"
+        return f"chosen {self.seat} {self.kind}: {self.detail}".rstrip()
+
+    def seen_by(self, seat: int | None) -> Event:
+        return self if seat == self.seat else Chosen(self.seat, self.kind)
+
+
+@dataclass(frozen=True, slots=True)
+class PassMade(Event):
+    """Every seat passed in stage ``name`` (``first-right``, ...); ``blind`` gives how
+    many tiles each seat passed on unseen (empty: none did)."""
+
+    name: str
+    blind: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        if not self.blind:
+            return f"passed {self.name}"
+        return f"passed {self.name} blind {' '.join(map(str, self.blind))}"
+
+
+@dataclass(frozen=True, slots=True)
+class Received(Event):
+    """``seat`` keeps ``count`` tiles passed to it; which ones only it sees."""
+
+    seat: int
+    count: int
+    tiles: tuple[int, ...] | None = None
+
+    def __str__(self) -> str:
+        if self.tiles is None:
+            return f"receive {self.seat} {self.count}"
+        return f"receive {self.seat} {self.count}: {format_tiles(self.tiles)}"
+
+    def seen_by(self, seat: int | None) -> Event:
+        return self if seat == self.seat else Received(self.seat, self.count)
+
+
+@dataclass(frozen=True, slots=True)
+class Voted(Event):
+    """Every seat's vote on the second Charleston (``again`` or ``stop``), by seat; one
+    ``stop`` stops it."""
+
+    votes: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"votes {' '.join(self.votes)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Offered(Event):
+    """Partners across have both offered: ``seat`` offered ``count``, ``partner``
+    offered ``partner_count``; they pass the lower number."""
+
+    seat: int
+    count: int
+    partner: int
+    partner_count: int
+
+    def __str__(self) -> str:
+        return f"offers {self.seat} {self.count} {self.partner} {self.partner_count}"
+
+
+@dataclass(frozen=True, slots=True)
+class CharlestonOver(Event):
+    """The Charleston is over: East discards first."""
+
+    def __str__(self) -> str:
+        return "charleston over"
+
+
 # ---------------------------------------------------------------------- parsing
 
 
@@ -369,6 +458,27 @@ def parse_event(text: str) -> Event:
             return Stopped(_int(text, a[0]))
         if verb == "end" and len(a) in (1, 2):
             return Ended(a[0], _int(text, a[1]) if len(a) == 2 else None)
+        return _charleston_event(text, verb, a, tail if colon else None)
     except NotationError:
         raise
+
+
+def _charleston_event(text: str, verb: str, a: list[str], tail: str | None) -> Event:
+    """The events of the Charleston, once their verb is read (``tail``: after ': ')."""
+    if verb == "chosen" and len(a) == 2:
+        return Chosen(_int(text, a[0]), a[1], tail)
+    if verb == "passed" and len(a) == 1:
+        return PassMade(a[0])
+    if verb == "passed" and len(a) > 2 and a[1] == "blind":
+        return PassMade(a[0], tuple(_int(text, x) for x in a[2:]))
+    if verb == "receive" and len(a) == 2:
+        return Received(_int(text, a[0]), _int(text, a[1]),
+                        _tiles(text, tail) if tail is not None else None)
+    if verb == "votes" and a and all(v in ("again", "stop") for v in a):
+        return Voted(tuple(a))
+    if verb == "offers" and len(a) == 4:
+        s, c, q, d = (_int(text, x) for x in a)
+        return Offered(s, c, q, d)
+    if verb == "charleston" and a == ["over"]:
+        return CharlestonOver()
     raise _bad(text, "unknown event")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from twinrack.engine.american import american_score
 from twinrack.engine.scoring import (
     GameFacts,
     HandFacts,
@@ -30,7 +31,10 @@ def game_facts(st: GameState) -> GameFacts:
 
 
 def score(state: GameState) -> Score:
-    """The itemized score (section 10); of the game so far if it has not ended."""
+    """The itemized score (section 10); of the game so far if it has not ended. The
+    American game is scored its own way, the League's or the tournament sheet's."""
+    if state.rules.american:
+        return american_score(state)
     return score_game(game_facts(state), state.rules.scoring_rules())
 
 

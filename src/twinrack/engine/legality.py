@@ -23,8 +23,15 @@ from operator import is_
 from twinrack.engine.actions import Action
 from twinrack.engine.memo import Legal, StateMemo, memo_of
 from twinrack.engine.options import OPTIONS, ordinary_turn, shared
-from twinrack.engine.refusals import acting, gate, open_kinds, reason, side_kinds
-from twinrack.engine.state import TURN, GameState
+from twinrack.engine.refusals import (
+    acting,
+    charleston_kinds,
+    gate,
+    open_kinds,
+    reason,
+    side_kinds,
+)
+from twinrack.engine.state import CHARLESTON, TURN, GameState
 from twinrack.errors import IllegalActionError
 
 
@@ -37,6 +44,8 @@ def _list(st: GameState, seat: int) -> tuple[list[Action], tuple[str, ...]]:
             out, verbs = ordinary_turn(st, seat)  # every kind's lister, in one pass
             verbs.sort()
             return out, tuple(verbs)
+    elif st.phase == CHARLESTON:
+        return _of_kinds(st, seat, charleston_kinds(st, seat))
     elif not acting(st, seat):
         return _of_kinds(st, seat, side_kinds(st, seat))
     return _of_kinds(st, seat, open_kinds(st.phase, st.obligation))

@@ -18,16 +18,20 @@ import numpy as np
 from twinrack.card.compiled import HAND_SIZE
 from twinrack.engine.actions import (
     Action,
+    CharlestonPass,
     Claim,
     ClaimKind,
+    Courtesy,
     Declare,
     Discard,
     Exchange,
     Expose,
     MahJongg,
     Move,
+    Offer,
     Pass,
     Undeclare,
+    Vote,
     Withdraw,
 )
 from twinrack.engine.completion import claim_mahjongg, declarations, whole_card
@@ -315,6 +319,56 @@ def ordinary_turn(st: GameState, seat: int) -> tuple[list[Action], list[str]]:
     return out, verbs
 
 
+# ------------------------------------------------------------------ the Charleston
+
+
+def choices_of(held: list[int], size: int) -> list[tuple[int, ...]]:
+    """Every choice of ``size`` tiles (sorted, by kind: multiplicities matter) from the
+    counts ``held``, never a Joker (section 3)."""
+    kinds = [t for t in range(JOKER) if held[t]]
+    out: list[tuple[int, ...]] = []
+
+    def pick(start: int, left: int, chosen: list[int]) -> None:
+        if not left:
+            out.append(tuple(chosen))
+            return
+        for i in range(start, len(kinds)):
+            t = kinds[i]
+            if chosen.count(t) < held[t]:
+                chosen.append(t)
+                pick(i, left - 1, chosen)
+                chosen.pop()
+
+    pick(0, size, [])
+    return out
+
+
+def charleston_options(st: GameState, seat: int) -> list[Action]:
+    """Three tiles to pass, none a Joker; in the last pass of each Charleston, 1 to 3 of
+    them may be taken unseen from those received (``blind``)."""
+    ch = st.charleston
+    assert ch is not None
+    held = st.players[seat].pool
+    blinds = range(4) if ch.stage.blind else range(1)
+    return [CharlestonPass(seat, tiles, b) for b in blinds for tiles in choices_of(held, 3 - b)]
+
+
+def vote_options(st: GameState, seat: int) -> list[Action]:
+    return [Vote(seat, True), Vote(seat, False)]
+
+
+def offer_options(st: GameState, seat: int) -> list[Action]:
+    return [Offer(seat, n) for n in range(4)]
+
+
+def courtesy_options(st: GameState, seat: int) -> list[Action]:
+    """Exactly the number of tiles the partners agreed on, none a Joker."""
+    ch = st.charleston
+    assert ch is not None
+    return [Courtesy(seat, tiles) for tiles in choices_of(st.players[seat].pool,
+                                                          ch.counts[seat])]
+
+
 #: every verb's lister (a phase lets only some verbs through their gate: passes and
 #: claims, or passes and declarations, or the rest)
 OPTIONS: dict[str, Callable[[GameState, int], list[Action]]] = {
@@ -328,4 +382,8 @@ OPTIONS: dict[str, Callable[[GameState, int], list[Action]]] = {
     "move": move_options,
     "undeclare": undeclare_options,
     "withdraw": withdraw_options,
+    "charleston": charleston_options,
+    "vote": vote_options,
+    "offer": offer_options,
+    "courtesy": courtesy_options,
 }

@@ -16,19 +16,25 @@ from functools import cache
 from typing import NamedTuple
 
 from twinrack.engine.actions import (
+    CHARLESTON_VERBS,
     Action,
+    CharlestonPass,
     Claim,
+    Courtesy,
     Declare,
     Discard,
     Exchange,
     Expose,
     MahJongg,
     Move,
+    Offer,
     Undeclare,
     Withdraw,
 )
+from twinrack.engine.charleston_plan import COURTESY, OFFER, PASS, VOTE
 from twinrack.engine.state import (
     BY_CLAIM,
+    CHARLESTON,
     DECLARE,
     DECLARING,
     MUST_ERROR,
@@ -84,6 +90,15 @@ class Code(StrEnum):
     ILLEGAL_MOVE = "illegal_move"
     NOT_DECLARED = "not_declared"
     CANNOT_WITHDRAW = "cannot_withdraw"
+    CHARLESTON_PHASE = "charleston_phase"
+    NO_CHARLESTON = "no_charleston"
+    NOT_THIS_STAGE = "not_this_stage"
+    ALREADY_CHOSEN = "already_chosen"
+    JOKER_NOT_PASSED = "joker_not_passed"
+    PASS_THREE = "pass_three"
+    NO_BLIND_PASS = "no_blind_pass"
+    BAD_OFFER = "bad_offer"
+    COURTESY_COUNT = "courtesy_count"
     ILLEGAL_ACTION = "illegal_action"
 
 
@@ -115,6 +130,15 @@ _MUST_DECLARE = Refusal(Code.MUST_DECLARE, "a discard claimed for Mah Jongg must
                         "declared", "7")
 _MUST_EXPOSE_ERROR = Refusal(Code.MUST_EXPOSE, "after a Mah Jongg claim in error, expose "
                              "the group the discard completes", "7")
+_CHARLESTON_PHASE = Refusal(Code.CHARLESTON_PHASE, "play begins after the Charleston: now "
+                            "each seat chooses what it passes", "3")
+_NO_CHARLESTON = Refusal(Code.NO_CHARLESTON, "there is no Charleston now (it comes right "
+                         "after the deal of the American game)", "3")
+#: what each stage of the Charleston asks for, by its kind
+_ASKED = {PASS: "each seat passes three tiles", VOTE: "each seat votes on the second "
+          "Charleston ('vote again' or 'vote stop')", OFFER: "each seat offers 0 to 3 tiles "
+          "for the courtesy pass ('offer N')", COURTESY: "the partners pass the tiles they "
+          "agreed on ('courtesy TILES')"}
 
 
 # ---------------------------------------------------------------------- the gate
@@ -126,12 +150,43 @@ def acting(st: GameState, seat: int) -> bool:
         return seat == st.current
     if st.phase == WINDOW:
         return st.window is not None and seat in st.window.pending
+    if st.phase == CHARLESTON:
+        return st.charleston is not None and seat in st.charleston.pending
     return st.phase == DECLARE and seat in st.declaring
+
+
+def charleston_gate(st: GameState, seat: int, verb: str) -> Refusal | None:
+    """:func:`gate` during the Charleston: only the stage's verb, from a seat that has not
+    chosen yet (section 3)."""
+    ch = st.charleston
+    assert ch is not None
+    if verb not in CHARLESTON_VERBS:
+        return _CHARLESTON_PHASE
+    if not 0 <= seat < st.rules.players:
+        return Refusal(Code.NO_SUCH_SEAT, f"there is no seat {seat}", "2")
+    stage = ch.stage
+    if verb != stage.kind:
+        return Refusal(Code.NOT_THIS_STAGE, f"not now: {_ASKED[stage.kind]}", "3")
+    if seat in ch.pending:
+        return None
+    if stage.kind == COURTESY and seat not in ch.choices:
+        return Refusal(Code.ALREADY_CHOSEN, f"seat {seat} passes nothing in the courtesy "
+                       "pass (it and its partner agreed on none)", "3")
+    return Refusal(Code.ALREADY_CHOSEN, f"seat {seat} has chosen already; the others are "
+                   "still choosing", "3")
+
+
+def charleston_kinds(st: GameState, seat: int) -> tuple[str, ...]:
+    """The kind of action a seat may take in the Charleston now: the stage's, if it is
+    still to choose."""
+    ch = st.charleston
+    return (ch.stage.kind,) if ch is not None and seat in ch.pending else ()
 
 
 #: the kinds of action each phase may let through, in the order they are listed
 PHASE_VERBS: dict[Phase, tuple[str, ...]] = {
     DECLARE: ("pass", "declare"),
+    CHARLESTON: CHARLESTON_VERBS,
     WINDOW: ("pass", "claim", "move"),
     TURN: ("mahjongg", "discard", "expose", "exchange", "move", "undeclare", "withdraw"),
     OVER: (),
@@ -149,6 +204,8 @@ def gate(st: GameState, seat: int, verb: str) -> Refusal | None:
     except a move between one's own racks, which any seat may make during play."""
     if verb == "move" and st.phase in MOVING and 0 <= seat < st.rules.players:
         return None
+    if st.phase == CHARLESTON:
+        return charleston_gate(st, seat, verb)
     if not acting(st, seat):
         return _idle(st, seat, verb)
     return acting_gate(st.phase, st.obligation, verb)
@@ -161,6 +218,10 @@ def acting_gate(phase: Phase, obligation: Obligation | None, verb: str) -> Refus
         return _OVER
     if phase == DECLARE:
         return None if verb in ("pass", "declare") else _DECLARE_PHASE
+    if phase == CHARLESTON:
+        return None if verb in CHARLESTON_VERBS else _CHARLESTON_PHASE
+    if verb in CHARLESTON_VERBS:
+        return _NO_CHARLESTON
     if phase == WINDOW:
         if verb in ("pass", "claim", "move"):
             return None
@@ -179,6 +240,8 @@ def _idle(st: GameState, seat: int, verb: str) -> Refusal:
     """Why a seat that does not act now may do nothing."""
     if st.phase == OVER:
         return _OVER
+    if verb in CHARLESTON_VERBS:
+        return _NO_CHARLESTON
     if not 0 <= seat < st.rules.players:
         return Refusal(Code.NO_SUCH_SEAT, f"there is no seat {seat}", "2")
     if st.phase == DECLARE:
@@ -237,6 +300,8 @@ def reason(st: GameState, a: Action) -> Refusal:
         return Refusal(Code.NOT_DECLARED, f"seat {a.seat} has no declared hand", "7")
     if isinstance(a, Withdraw):
         return _withdraw(st)
+    if isinstance(a, (CharlestonPass, Courtesy, Offer)):
+        return _charleston(st, a)
     return Refusal(Code.ILLEGAL_ACTION, f"'{a}' is not allowed now", "4")
 
 
@@ -354,6 +419,34 @@ def side_kinds(st: GameState, seat: int) -> tuple[str, ...]:
     """The kinds of action a seat that does not act now may still take: a move between
     its own racks, during play (section 5)."""
     return ("move",) if st.phase in MOVING and 0 <= seat < st.rules.players else ()
+
+
+def _charleston(st: GameState, a: CharlestonPass | Courtesy | Offer) -> Refusal:
+    """Why a pass, an offer or the tiles of a courtesy pass are not among the choices."""
+    ch = st.charleston
+    assert ch is not None
+    if isinstance(a, Offer):
+        return Refusal(Code.BAD_OFFER, "offer 0, 1, 2 or 3 tiles", "3")
+    if JOKER in a.tiles:
+        return Refusal(Code.JOKER_NOT_PASSED, "Jokers are never passed", "3")
+    if isinstance(a, CharlestonPass):
+        if a.blind and not ch.stage.blind:
+            return Refusal(Code.NO_BLIND_PASS, "tiles are passed on unseen only in the last "
+                           "pass of each Charleston", "3")
+        if len(a.tiles) + a.blind != 3:
+            return Refusal(Code.PASS_THREE, "three tiles are passed, blind ones included",
+                           "3")
+    else:
+        count = ch.counts[a.seat]
+        if len(a.tiles) != count:
+            return Refusal(Code.COURTESY_COUNT, f"the partners agreed on {count} tile"
+                           f"{'s' * (count != 1)}", "3")
+    held = st.players[a.seat].pool
+    for t in set(a.tiles):
+        if held[t] < a.tiles.count(t):
+            return Refusal(Code.TILE_NOT_HELD, f"seat {a.seat} does not hold "
+                           f"{a.tiles.count(t)} {CANONICAL[t]}", "3")
+    return Refusal(Code.ILLEGAL_ACTION, f"'{a}' is not allowed now", "3")
 
 
 def _withdraw(st: GameState) -> Refusal:

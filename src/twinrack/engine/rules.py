@@ -20,6 +20,8 @@ VARIANTS = tuple(v.value for v in Variant)
 REVISIONS = ("2024", "2019")
 LAST_DISCARD = ("mahjongg", "any")
 WALL_DEAD = ("any", "all")
+#: how the American game is scored: the League's payments, or the tournament sheet
+AMERICAN_SCORING = ("nmjl", "tournament")
 #: a value of the wrong kind gets the code of its option
 _CODE_OF = {"variant": "unknown_variant", "players": "bad_player_count",
             "revision": "unknown_revision"}
@@ -57,7 +59,13 @@ class RuleSet:
       claim (Mah Jongg or an exposure, the tournament rule), or only for ``mahjongg``.
     * ``pot``: points each player puts in the pot (3-4 players' settlement).
     * ``open_concealed``: a concealed ("C") line may be played with exposures (then earning
-      no closed bonus); ``None`` follows the revision (2024: yes, 2019: no).
+      no closed bonus); ``None`` follows the revision (2024: yes, 2019: no; never in the
+      American game).
+    * ``american_scoring``: the American game's score, ``nmjl`` (who pays whom) or
+      ``tournament`` (the tournament sheet's points); other variants ignore it.
+    * ``charleston``: the American game begins with the Charleston; off, play begins right
+      after the deal (a real table's deal replayed after its own Charleston, scenario
+      tests).
     """
 
     variant: str = "siamese"
@@ -73,6 +81,8 @@ class RuleSet:
     last_discard: str = "any"
     pot: int = 0
     open_concealed: bool | None = None
+    american_scoring: str = "nmjl"
+    charleston: bool = True
 
     def __post_init__(self) -> None:
         _check_kind("variant", self.variant)
@@ -98,12 +108,35 @@ class RuleSet:
                              "last_discard")
         if self.pot < 0:
             raise RulesError("bad_option", "pot must not be negative", "pot")
+        if self.american_scoring not in AMERICAN_SCORING:
+            raise RulesError("bad_option", "american_scoring must be 'nmjl' or 'tournament'",
+                             "american_scoring")
+        if self.american and self.open_concealed:
+            raise RulesError("bad_option", "a concealed line stays concealed in the American "
+                             "game", "open_concealed")
 
     # ------------------------------------------------------------------ derived
 
     @property
     def racks(self) -> int:
         return racks_for(self.variant)
+
+    @property
+    def american(self) -> bool:
+        """The standard American game: one rack each, the Charleston, its own scoring."""
+        return self.variant == "american"
+
+    @property
+    def east_discards_first(self) -> bool:
+        """East is dealt one tile more and begins by discarding, without a pick: the 2019
+        revision, and always in the American game (section 3)."""
+        return self.revision == "2019" or self.variant == "american"
+
+    @property
+    def declaration_round(self) -> bool:
+        """Lines flagged ``declared`` may be declared right after the deal: a Siamese
+        rule, never in the American game (section 7)."""
+        return self.declared_hands and self.variant != "american"
 
     @property
     def tiles(self) -> TileSet:
@@ -132,7 +165,7 @@ class RuleSet:
         decides when set."""
         if self.open_concealed is not None:
             return self.open_concealed
-        return self.revision == "2024"
+        return self.revision == "2024" and self.variant != "american"
 
     @property
     def royale_bonuses(self) -> bool:
@@ -142,7 +175,8 @@ class RuleSet:
 
     def scoring_rules(self) -> ScoringRules:
         return ScoringRules(revision=self.revision, players=self.players,
-                            royale=self.royale_bonuses, wall_dead=self.wall_dead)
+                            royale=self.royale_bonuses, wall_dead=self.wall_dead,
+                            closed=not self.american)
 
     # ------------------------------------------------------------------ records
 
@@ -161,7 +195,8 @@ class RuleSet:
 
     @classmethod
     def for_variant(cls, variant: str, players: int | None = None, **options: Any) -> RuleSet:
-        """The default rules of a variant; players default to 2 (Siamese, Imperial) or 4."""
+        """The default rules of a variant; players default to 2 (Siamese, Imperial) or 4
+        (Royale, American)."""
         return rules_from(variant, players, **options)
 
 
@@ -169,10 +204,11 @@ def rules_from(variant: str = "siamese", players: int | None = None, revision: s
                **options: Any) -> RuleSet:
     """The rules of one game, checked in full: the one way commands, the desk and the
     server turn what they were given into a :class:`RuleSet`. ``players`` defaults to 4 in
-    Royale and 2 otherwise; ``options`` are the other fields of :class:`RuleSet` by name."""
+    Royale and the American game and 2 otherwise; ``options`` are the other fields of
+    :class:`RuleSet` by name."""
     _known_options(options)
     if players is None:
-        players = 4 if variant == "royale" else 2
+        players = 4 if variant in ("royale", "american") else 2
     return RuleSet(variant=variant, players=players, revision=revision, **options)
 
 

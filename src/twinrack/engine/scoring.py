@@ -36,6 +36,8 @@ class ScoringRules:
     royale: bool = False  # Royale bonuses: quints not doubled, (*) hands +25 when jokerless
     #: wall game: "any" = a player with any dead rack gets no +10; "all" = only when all dead
     wall_dead: str = "any"
+    #: the closed bonus exists (the Siamese games; the American game has none)
+    closed: bool = True
 
     @property
     def feed_penalty(self) -> int:
@@ -44,7 +46,7 @@ class ScoringRules:
 
     @property
     def closed_bonus(self) -> int:
-        return 10 if self.revision == "2024" else 0
+        return 10 if self.revision == "2024" and self.closed else 0
 
 
 class CardLine(Protocol):

@@ -18,6 +18,7 @@ from twinrack.card.compiled import ExposureKey, exposure_key
 from twinrack.card.exposure import Exposure
 from twinrack.card.model import Card, Hand
 from twinrack.engine.actions import Action, ClaimKind
+from twinrack.engine.charleston_plan import Charleston
 from twinrack.engine.events import Event
 from twinrack.engine.rules import RuleSet
 from twinrack.tiles import NUM_KINDS
@@ -27,6 +28,7 @@ class Phase(StrEnum):
     """Where the game is; the text is the view's ``phase``."""
 
     DECLARE = "declare"  # right after the deal: each seat declares a hand or passes (7)
+    CHARLESTON = "charleston"  # the American game, after the deal: tiles are passed (3)
     TURN = "turn"  # the current seat plays (4)
     WINDOW = "window"  # every other seat claims the latest discard or passes (4)
     OVER = "over"  # (9)
@@ -55,6 +57,7 @@ class Obligation(StrEnum):
 # machine instructions against a few dozen for a module global, and phases and obligations
 # are compared many times per action.
 DECLARE, TURN, WINDOW, OVER = Phase.DECLARE, Phase.TURN, Phase.WINDOW, Phase.OVER
+CHARLESTON = Phase.CHARLESTON
 BY_PICK, BY_CLAIM, BY_DEAL = TurnStart.PICK, TurnStart.CLAIM, TurnStart.DEAL
 MUST_EXPOSE, MUST_MAHJONGG, MUST_DOUBLE, MUST_ERROR = (
     Obligation.EXPOSE, Obligation.MAHJONGG, Obligation.DOUBLE, Obligation.ERROR)
@@ -77,6 +80,7 @@ class EndReason(StrEnum):
     DEAD = "dead"  # two players: every rack of a seat is dead
     STOPPED = "stopped"  # no seat is left playing
     WALL = "wall"  # the wall is spent
+    ERROR = "error"  # American: after a Mah Jongg in error, fewer than two hands intact
 
 
 @dataclass(frozen=True)
@@ -92,6 +96,9 @@ class MahJonggRecord:
     tiles: tuple[int, ...]  # concealed tiles put on the rack
     claimed_from: int | None = None  # discarder of a claimed tile used in it
     self_picked: bool = False
+    #: exposures on the rack before the Mah Jongg tile came (the tournament sheet's
+    #: penalty for throwing that tile depends on them)
+    exposed_before: int = 0
 
 
 class Rack:
@@ -229,6 +236,7 @@ class GameState:
         #: next in priority takes the tile if the claimer withdraws (section 4)
         self.waiting: tuple[tuple[int, ClaimKind], ...] = ()
         self.declaring: list[int] = []  # seats still to answer in the declare phase
+        self.charleston: Charleston | None = None  # the American game's passes, under way
         self.discards: list[tuple[int, int]] = []
         self.events: list[Event] = []
         self.actions: list[Action] = []
@@ -257,6 +265,8 @@ class GameState:
             return list(self.window.pending)
         if self.phase == DECLARE:
             return list(self.declaring)
+        if self.phase == CHARLESTON and self.charleston is not None:
+            return list(self.charleston.pending)
         if self.phase == TURN:
             return [self.current]
         return []
@@ -279,6 +289,7 @@ class GameState:
         g.players = [p.copy() for p in self.players]
         g.window = self.window.copy() if self.window is not None else None
         g.declaring = list(self.declaring)
+        g.charleston = self.charleston.copy() if self.charleston is not None else None
         g.moved = list(self.moved)
         g.discards = list(self.discards)
         g.events = list(self.events)

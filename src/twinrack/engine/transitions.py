@@ -7,18 +7,23 @@ from __future__ import annotations
 
 from twinrack.card.compiled import HAND_SIZE
 from twinrack.card.exposure import Exposure
+from twinrack.engine import charleston
 from twinrack.engine.actions import (
     MAHJONGG_CLAIMS,
     Action,
+    CharlestonPass,
     Claim,
+    Courtesy,
     Declare,
     Discard,
     Exchange,
     Expose,
     MahJongg,
     Move,
+    Offer,
     Pass,
     Undeclare,
+    Vote,
     Withdraw,
 )
 from twinrack.engine.completion import LineMade, declarations, rack_alive
@@ -90,6 +95,8 @@ def apply(state: GameState, action: Action) -> list[Event]:
         withdraw(st, seat, ev)
     elif isinstance(action, Undeclare):
         let_go(st, seat, "voluntary", ev)
+    elif isinstance(action, (CharlestonPass, Vote, Offer, Courtesy)):
+        charleston.choose(st, action, ev)
     st.events.extend(ev)
     st.version += 1
     if type(action) is Move:
@@ -244,9 +251,12 @@ def _record_mahjongg(st: GameState, seat: int, r: int, tiles: tuple[int, ...],
     p = st.players[seat]
     used_claim = st.began == BY_CLAIM and (
         st.claim_kind in MAHJONGG_CLAIMS or st.claim_rack == r)
+    exposed = len(p.racks[r].exposures)
+    if used_claim and st.claim_kind == "expose":
+        exposed -= 1  # the group made with the Mah Jongg tile came with it
     record = MahJonggRecord(seat, r, line.hand, line.jokerless, line.closed, st.turn_no,
                             tiles, st.claim_from if used_claim else None,
-                            st.began == BY_PICK)
+                            st.began == BY_PICK, exposed)
     p.racks[r].mahjongg = record
     p.mahjonggs.append(record)
     st.turn_mahjonggs += 1

@@ -31,6 +31,7 @@ from twinrack.engine.state import (
     OVER,
     TURN,
     WINDOW,
+    DeadReason,
     EndReason,
     GameState,
     Obligation,
@@ -111,9 +112,10 @@ def _active(st: GameState, seat: int) -> bool:
 
 
 def begin_play(st: GameState, ev: list[Event]) -> None:
-    """After the deal (and the declarations): East picks, or in the 2019 revision, having
-    been dealt one more, discards first (section 3)."""
-    if st.rules.revision == "2019":
+    """After the deal (and the declarations, or the Charleston): East picks, or in the
+    2019 revision and the American game, having been dealt one more, discards first
+    (section 3)."""
+    if st.rules.east_discards_first:
         st.phase = TURN
         st.current = 0
         st.turn_no = 1
@@ -244,13 +246,27 @@ def after_rack_finished(st: GameState, seat: int, ev: list[Event]) -> bool:
     if st.rules.players == 2 and all(r.dead is not None for r in p.racks):
         end(st, EndReason.DEAD, seat, ev)
         return True
+    if st.rules.american and _error_leaves_too_few(st):
+        end(st, EndReason.ERROR, None, ev)
+        return True
     return False
 
 
+def _error_leaves_too_few(st: GameState) -> bool:
+    """The American game, after a Mah Jongg in error: play goes on only while two or
+    more hands are intact (the tournament sheet; docs/rules.md, section 8)."""
+    if not any(r.dead == DeadReason.ERROR for q in st.players for r in q.racks):
+        return False
+    return sum(1 for q in st.players if not q.stopped and q.open_racks()) < 2
+
+
 def maybe_end_turn(st: GameState, seat: int, ev: list[Event]) -> None:
-    """With no concealed tile left to discard, the turn ends by itself (section 7)."""
+    """With no concealed tile left to discard, the turn ends by itself (section 7); in
+    the American game a hand that died in its turn stops at once, without a discard
+    (section 8)."""
     p = st.players[seat]
-    if (st.phase == TURN and st.obligation is None and p.free_count() == 0
+    done = p.free_count() == 0 or (st.rules.american and not p.open_racks())
+    if (st.phase == TURN and st.obligation is None and done
             and not declarations(st, seat)):
         finish_turn(st, seat, ev)
         next_turn(st, seat, ev)

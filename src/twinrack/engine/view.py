@@ -52,6 +52,31 @@ class SeatView(NamedTuple):
         return tuple(i for i, r in enumerate(self.racks) if r.open)
 
 
+class CharlestonView(NamedTuple):
+    """The Charleston as one seat sees it (section 3): the stage (``first-right``, ...,
+    ``vote``, ``offer``, ``courtesy``), its kind (the verb that answers it), where a pass
+    goes (``right``, ``across``, ``left``) and to which seat, whether tiles may be passed
+    on unseen, the seats that have chosen (what they chose stays secret), the viewer's own
+    choice, the courtesy offers both partners have made (by seat, None until then; the
+    viewer's own at once), how many tiles the viewer passes in the courtesy pass, and every
+    vote once all are in."""
+
+    stage: str
+    kind: str
+    direction: str | None
+    to: int | None
+    blind: bool
+    chosen: tuple[int, ...]
+    mine: str | None
+    offers: tuple[int | None, ...]
+    owed: int | None
+    votes: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self._asdict(), chosen=list(self.chosen), offers=list(self.offers),
+                    votes=list(self.votes))
+
+
 class View(NamedTuple):
     """Immutable; ``hand`` gives the viewer's concealed tiles rack by rack."""
 
@@ -94,6 +119,8 @@ class View(NamedTuple):
     #: once the game is over, every seat's concealed tiles rack by rack (the record shows
     #: them then too: its deal, picks and seed); empty during play
     revealed: tuple[tuple[tuple[int, ...], ...], ...] = ()
+    #: the Charleston under way (the American game, right after the deal), else None
+    charleston: CharlestonView | None = None
 
     @property
     def open_racks(self) -> tuple[int, ...]:
@@ -134,6 +161,7 @@ class View(NamedTuple):
             "verbs": list(self.verbs),
             "end_reason": self.end_reason, "winner": self.winner, "version": self.version,
             "revealed": [[format_tiles(r) for r in hand] for hand in self.revealed],
+            "charleston": None if self.charleston is None else self.charleston.to_dict(),
         }
 
 
@@ -247,8 +275,28 @@ def view(state: GameState, seat: int | None = None) -> View:
         _public(st, memo),  # seats
         counts, acquired, placed, free, fixed_rack, verbs,
         st.end_reason, st.winner, st.seen_version(seat),
-        _revealed(st) if phase == OVER else ()))  # revealed
+        _revealed(st) if phase == OVER else (),  # revealed
+        None if st.charleston is None else _charleston(st, seat)))
     return made
+
+
+def _charleston(st: GameState, seat: int | None) -> CharlestonView:
+    """What ``seat`` sees of the Charleston under way."""
+    ch = st.charleston
+    assert ch is not None
+    stage = ch.stage
+    n = st.rules.players
+    offers: list[int | None] = [None] * n
+    for s, k in ch.offers.items():
+        if s == seat or (s + 2) % 4 in ch.offers:
+            offers[s] = k
+    mine = ch.choices.get(seat) if seat is not None else None
+    owed = ch.counts[seat] if seat is not None and ch.counts else None
+    return CharlestonView(
+        stage.name, stage.kind, stage.direction(n),
+        None if seat is None or not stage.shift else (seat + stage.shift) % n,
+        stage.blind, tuple(sorted(ch.choices)), None if mine is None else mine.body(),
+        tuple(offers), owed, ch.votes)
 
 
 def _revealed(st: GameState) -> tuple[tuple[tuple[int, ...], ...], ...]:

@@ -16,7 +16,7 @@ from twinrack.desk.export import outcome_text
 from twinrack.desk.keeper import DEAD_CAUSES, SHEET_PENALTIES
 from twinrack.desk.movement import Movement, best_moves, plan_check
 from twinrack.desk.tournament import DeskError, GameEntry, Round, Tournament
-from twinrack.desk.tournament_scoring import PENALTIES
+from twinrack.engine.american import PENALTIES
 from twinrack.server.desk_forms import PENALTY_ROWS, SHEET_LINES
 from twinrack.server.desk_store import StoredTournament
 

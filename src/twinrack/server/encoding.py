@@ -146,6 +146,7 @@ class Encoder:
             "fixed_rack": v.fixed_rack,
             "open_racks": () if seat is None else self._open_racks(v.seats[seat]),
             "verbs": v.verbs,
+            "charleston": None if v.charleston is None else v.charleston.to_dict(),
         })
         return Fragment(shared + b"," + own[1:])
 

@@ -32,6 +32,11 @@ VARIANT_TEXT: dict[str, tuple[str, str]] = {
     "imperial": ("Imperial", "Four racks each, all built from one holding of 55 tiles: Mah "
                  "Jongg on all four wins. Two sets of tiles for two players, three sets for "
                  "three or four."),
+    "american": ("American", "The standard game for four (or three): one rack each, 13 "
+                 "tiles, one set of 152. Before play the Charleston: everyone passes three "
+                 "tiles right, across and left (three players: right and left), maybe "
+                 "again, then a courtesy pass across. One Mah Jongg ends the game; the "
+                 "others pay."),
 }
 
 #: the computer levels, from the easiest: what playing against each is like
@@ -139,13 +144,16 @@ class TableForm:
     seat1: str = "greedy"
     seat2: str = "greedy"
     seat3: str = "greedy"
+    #: the American game's score: ``nmjl`` or ``tournament`` (other variants ignore it)
+    scoring: str = "nmjl"
 
     def rules(self) -> RuleSet:
         """The rule set, or the engine's refusal of it."""
         if not self.players.strip().isdigit() or len(self.players) > 2:
             raise NotCreated(FORM_REFUSED, "the number of players is a whole number")
         try:
-            return rules_from(self.variant, int(self.players), self.revision)
+            return rules_from(self.variant, int(self.players), self.revision,
+                              american_scoring=self.scoring)
         except RulesError as err:
             raise NotCreated(RULES_REFUSED, err.message) from None
 

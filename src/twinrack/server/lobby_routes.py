@@ -40,9 +40,10 @@ def _table_form(name: str = Form("Player"), variant: str = Form("siamese"),
                 players: str = Form("2"), revision: str = Form("2024"),
                 call_seconds: str = Form(""), card_choice: str = Form("practice"),
                 saved_card: str = Form(""), seat1: str = Form("greedy"),
-                seat2: str = Form("greedy"), seat3: str = Form("greedy")) -> TableForm:
+                seat2: str = Form("greedy"), seat3: str = Form("greedy"),
+                scoring: str = Form("nmjl")) -> TableForm:
     return TableForm(name, variant, players, revision, call_seconds, card_choice, saved_card,
-                     seat1, seat2, seat3)
+                     seat1, seat2, seat3, scoring)
 
 
 async def _uploaded(upload: UploadFile | None, hub: Hub, limits: Limits) -> Card:

@@ -27,6 +27,7 @@ from twinrack.engine import (
     Move,
     legal_actions,
 )
+from twinrack.engine.actions import CharlestonPass, Courtesy, Offer, Vote
 from twinrack.engine.advice import claim_outcome, kills_rack
 from twinrack.engine.events import Discarded, redacted
 from twinrack.narration import (
@@ -89,6 +90,11 @@ _OBJECTS: dict[str, Callable[[Any, bool], dict[str, Any]]] = {
                              "from": a.src, "to": a.dst},
     Declare.verb: lambda a, k: {"verb": a.verb, "text": a.body(), "hand": a.hand,
                                 "tiles": _tiles(a.tiles)},
+    CharlestonPass.verb: lambda a, k: {"verb": a.verb, "text": a.body(),
+                                       "tiles": _tiles(a.tiles), "blind": a.blind},
+    Vote.verb: lambda a, k: {"verb": a.verb, "text": a.body(), "again": a.again},
+    Offer.verb: lambda a, k: {"verb": a.verb, "text": a.body(), "count": a.count},
+    Courtesy.verb: lambda a, k: {"verb": a.verb, "text": a.body(), "tiles": _tiles(a.tiles)},
 }
 
 

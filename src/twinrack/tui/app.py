@@ -46,13 +46,14 @@ from twinrack.engine import (
     RuleSet,
     Undeclare,
     Withdraw,
-    settlement,
 )
 from twinrack.engine.events import Event, Granted, Picked
 from twinrack.tiles import INDEX
 from twinrack.tui import render, status
 from twinrack.tui.arrangement import Arrangement
+from twinrack.tui.charleston import CharlestonKeys, marked_line
 from twinrack.tui.dialogs import ChoiceScreen, ConfirmScreen, HelpScreen, ScoreScreen
+from twinrack.tui.ending import EndOfGame
 from twinrack.tui.review import ReviewScreen
 from twinrack.tui.table import TerminalTable
 
@@ -70,7 +71,7 @@ def load_hints() -> Callable[..., Any] | None:
 # ---------------------------------------------------------------------------- the table
 
 
-class Board(Screen[None]):
+class Board(CharlestonKeys, EndOfGame, Screen[None]):
     """The game table of one player against bots."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -93,6 +94,8 @@ class Board(Screen[None]):
         Binding("a", "declare", "Atomic", show=False),
         Binding("u", "undeclare", "Undeclare", show=False),
         Binding("s", "sort", "Sort"),
+        Binding("t", "mark", "Mark to pass", show=False),
+        Binding("b", "blind", "Blind pass", show=False),
         Binding("h", "hints", "Hints"),
         Binding("g", "suggested", "Suggested discard", show=False),
         Binding("question_mark", "help", "Help"),
@@ -129,6 +132,7 @@ class Board(Screen[None]):
         self.score_shown = False
         self.reviewed: Review | None = None  # this game's review, once made
         self.log_lines: list[str] = []  # everything written to the log (tests read it)
+        self.clear_marks()
 
     # ------------------------------------------------------------------ layout
 
@@ -167,6 +171,7 @@ class Board(Screen[None]):
         self.prompted = None
         self.score_shown = False
         self.reviewed = None
+        self.clear_marks()
         self.refresh_bindings()
         self.saved = None
         self.save_problem = ""
@@ -176,7 +181,8 @@ class Board(Screen[None]):
                          f"{table.rules.revision} rules · seed {table.seed} · "
                          f"bots: {table.bot_name}")
         self.query_one("#hand").border_title = (
-            f"Your racks ({render.seat_words(table.seat, table.rules.players)})")
+            f"Your rack{'s' * (table.rules.racks > 1)} "
+            f"({render.seat_words(table.seat, table.rules.players)})")
         log = self.query_one("#log", RichLog)
         log.clear()
         self.log_lines = []
@@ -252,7 +258,7 @@ class Board(Screen[None]):
         """The player must act: open the list a claimed discard requires, or time a call."""
         t = self.table
         v = t.view()
-        if not t.player_to_act():
+        if not t.player_to_act() or self.charleston_prompt():
             return
         if t.in_window() and self.call_time > 0 and self.call_timer is None:
             self.call_left = int(self.call_time)
@@ -323,8 +329,10 @@ class Board(Screen[None]):
         self.query_one("#discards", Static).update(render.discards_text(v, self.names))
         a = self.arrangement
         cursor = (a.rack, a.index) if a.tile is not None else None
-        self.query_one("#hand", Static).update(
-            render.hand_text(v, a.racks, cursor, self.fresh))
+        hand = render.hand_text(v, a.racks, cursor, self.fresh, tuple(self.marked))
+        if v.charleston is not None:
+            hand = Text("\n").join([hand, marked_line(v, self.marked_tiles())])
+        self.query_one("#hand", Static).update(hand)
         self.redraw_status()
         if self.hints_on:
             self.query_one("#hints", Static).update(self._hints_text())
@@ -336,7 +344,8 @@ class Board(Screen[None]):
 
     def status_text(self) -> Text:
         call_left = self.call_left if self.call_timer is not None else None
-        return status.status_text(self.table, self.names, self.message, call_left)
+        return status.status_text(self.table, self.names, self.message, call_left,
+                                  (len(self.marked), self.blind))
 
     def say(self, text: str, style: str = "yellow") -> None:
         self.message = Text(text, style=style)
@@ -434,6 +443,10 @@ class Board(Screen[None]):
         return tile
 
     def action_discard(self) -> None:
+        if self.in_charleston():
+            if not self.charleston_prompt():
+                self.pass_marked()
+            return
         tile = self._cursor_tile()
         if tile is None:
             return
@@ -573,36 +586,6 @@ class Board(Screen[None]):
         self.app.push_screen(ConfirmScreen("Quit this game?"), confirmed)
 
     # ------------------------------------------------------------------ the end
-
-    def score_text(self) -> Text:
-        t = self.table
-        st = t.state
-        # a settlement says something with 2 players, or with a pot (section 10)
-        pays = settlement(st).payouts if t.rules.players == 2 or t.rules.pot else ()
-        return render.score_text(t.score(), self.names, st.end_reason, st.winner, pays,
-                                 t.view().seed, record=self.record_words())
-
-    def record_words(self) -> str:
-        """What the end dialog says of the game's record: where it was saved, why it could
-        not be, or that w saves it."""
-        if self.saved is not None:
-            card = f" --card {self.card_path}" if self.card_path else ""
-            return (f"Record saved to {self.saved}: check it with "
-                    f"twinrack replay --verify {self.saved}{card}")
-        if self.save_problem:
-            return f"Could not save the record: {self.save_problem} (w to try again)"
-        return ""
-
-    def save_record(self) -> Text:
-        """Save the ended game's record (once) into the record folder, or the current
-        folder; the end dialog's text, saying where."""
-        if self.saved is None:
-            try:
-                self.saved = self.table.save_record(self.record_dir or Path.cwd())
-                self.save_problem = ""
-            except OSError as err:
-                self.save_problem = f"{self.record_dir or Path.cwd()}: {err.strerror or err}"
-        return self.score_text()
 
     def show_score(self) -> None:
         if self.score_shown:

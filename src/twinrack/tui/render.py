@@ -72,9 +72,10 @@ def tiles_text(tiles: Iterable[int], sep: str = " ") -> Text:
 
 
 def rack_line(tiles: Sequence[int], cursor: int | None = None,
-              fresh: int | None = None) -> Text:
+              fresh: int | None = None, marked: Sequence[int] = ()) -> Text:
     """Concealed tiles in a row; the tile at ``cursor`` is framed ``[5B]`` (and reversed),
-    the tile at ``fresh`` (just picked or claimed) underlined and starred."""
+    the tile at ``fresh`` (just picked or claimed) underlined and starred, the ``marked``
+    ones (to pass in the Charleston) underlined and followed by ``^``."""
     out = Text()
     if not tiles:
         return Text("(no concealed tile)", style="dim")
@@ -86,11 +87,13 @@ def rack_line(tiles: Sequence[int], cursor: int | None = None,
         else:
             out.append(" ")
         extra = "reverse" if i == cursor else ""
-        if i == fresh:
+        if i == fresh or i in marked:
             extra += " underline"
         out.append_text(tile_text(t, extra))
         if i == fresh:
             out.append("*", style="dim")
+        if i in marked:
+            out.append("^", style="bold magenta")
     if cursor == len(tiles) - 1:
         out.append("]", style="bold")
     return out
@@ -203,8 +206,9 @@ def discards_text(v: View, names: Sequence[str]) -> Text:
 
 
 def hand_text(v: View, racks: Sequence[Sequence[int]], cursor: tuple[int, int] | None,
-              fresh: tuple[int, int] | None) -> Text:
-    """The player's racks: concealed tiles (cursor framed), then that rack's exposures."""
+              fresh: tuple[int, int] | None, marked: Sequence[int] = ()) -> Text:
+    """The player's racks: concealed tiles (cursor framed; ``marked``: places on the first
+    rack marked to pass in the Charleston), then that rack's exposures."""
     me = v.seats[v.seat] if v.seat is not None else None
     lines: list[Text] = []
     for r in range(v.racks):
@@ -219,7 +223,7 @@ def hand_text(v: View, racks: Sequence[Sequence[int]], cursor: tuple[int, int] |
             lines.append(head)
         else:
             head.append(" ")
-            head.append_text(rack_line(tiles, cur, new))
+            head.append_text(rack_line(tiles, cur, new, marked if r == 0 else ()))
             lines.append(head)
         if public is not None and (public.exposures or public.mahjongg or public.dead
                                    or public.error_tiles):
@@ -425,6 +429,11 @@ HELP = """\
   e          expose a group (after claiming a discard; a list)
   a          declare an Atomic-style hand (right after the deal, when offered)
   u          go off a declared hand
+
+[b]The Charleston (the American game)[/b]
+  t          mark the tile under the cursor to pass (again: unmark)
+  b          how many tiles to pass on unseen (blind), in the last pass of each Charleston
+  d / Enter  pass the marked tiles; the vote and the courtesy offer are asked in a list
 
 [b]A discard you can claim[/b]
   c          claim it for an exposure

@@ -9,6 +9,7 @@ from rich.text import Text
 
 from twinrack.engine import Action, Claim, View
 from twinrack.tui import render
+from twinrack.tui.charleston import charleston_status
 from twinrack.tui.table import TerminalTable
 
 MJ_KINDS = ("mahjongg", "double")
@@ -20,22 +21,25 @@ TURN_KEYS = (("move", " · m move", ""), ("mahjongg", " · j MAH JONGG!", "bold 
 
 
 def status_text(table: TerminalTable, names: Sequence[str], message: Text,
-                call_left: int | None) -> Text:
-    """Two lines: the turn, the wall and the situation; then the last message."""
+                call_left: int | None, marks: tuple[int, int] = (0, 0)) -> Text:
+    """Two lines: the turn, the wall and the situation; then the last message (``marks``:
+    how many tiles are marked to pass in the Charleston, and how many to pass blind)."""
     v = table.view()
     out = Text()
     out.append(f"Turn {v.turn} · Wall {v.wall_left} left · ", style="dim")
-    out.append_text(situation(table, v, names, call_left))
+    out.append_text(situation(table, v, names, call_left, marks))
     out.append("\n")
     out.append_text(message)
     return out
 
 
 def situation(table: TerminalTable, v: View, names: Sequence[str],
-              call_left: int | None) -> Text:
+              call_left: int | None, marks: tuple[int, int] = (0, 0)) -> Text:
     """What is happening and which keys do something now."""
     if table.over:
         return Text("Game over: n new game · r review your game · q quit", style="bold")
+    if v.charleston is not None:
+        return charleston_status(table, v, list(names), marks[0], marks[1])
     if not table.player_to_act():
         acting = ", ".join(names[s] for s in v.to_act)
         return Text(f"{acting} to play...", style="italic")

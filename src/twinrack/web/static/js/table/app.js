@@ -13,6 +13,7 @@ import { Prompt } from "./prompt.js";
 import { MyRacks } from "./racks.js";
 import { DiscardRow, TableRing, WINDS } from "./seats.js";
 import { useSelection } from "./selection.js";
+import { CharlestonPanel } from "./charleston.js";
 import { useTableSocket } from "./socket.js";
 import { useSound } from "./sound.js";
 import { Banners, StatusBar, connWords } from "./status.js";
@@ -65,6 +66,7 @@ function MySeat({ f, msg, play, hintsOn }) {
   const mine = f.v.seats[f.me];
   const name = (f.names && f.names[f.me]) || `Seat ${f.me + 1}`;
   const suggest = hintsOn && msg.hints && msg.hints.discard ? msg.hints.discard.tile : null;
+  const charleston = f.v.phase === "charleston"; // the American game's passes: charleston.js
   return html`<section class=${`my-area ${f.myTurn || f.iAnswer ? "my-move" : ""}`}
       aria-label=${`Your seat: ${WINDS[f.me]}, ${name}`} data-seat=${f.me}>
     <header class="seat-head">
@@ -74,11 +76,12 @@ function MySeat({ f, msg, play, hintsOn }) {
     </header>
     <div class="decision">
       <${Prompt} f=${f} msg=${msg} />
-      ${!f.over && html`<${Controls} f=${f} selected=${play.selection.selected} ...${play} />`}
+      ${!f.over && !charleston && html`<${Controls} f=${f} selected=${play.selection.selected} ...${play} />`}
       ${!f.over && (f.myTurn || f.iAnswer) && html`<${HintNow} hints=${msg.hints} on=${hintsOn} />`}
     </div>
     ${!f.over && html`<${Choices} f=${f} ...${play} />`}
-    <${MyRacks} seat=${mine} claimed=${!!f.v.claim} suggest=${suggest} ...${play} />
+    ${charleston ? html`<${CharlestonPanel} f=${f} msg=${msg} hintsOn=${hintsOn} ...${play} />`
+      : html`<${MyRacks} seat=${mine} claimed=${!!f.v.claim} suggest=${suggest} ...${play} />`}
     <div class="my-discards"><span class="rack-name">Your discards</span>
       <${DiscardRow} discards=${f.v.discards} s=${f.me} names=${f.names} win=${f.v.window}
         latestIndex=${f.v.discards.length - 1} /></div>
@@ -139,7 +142,7 @@ export function App({ game, token, worker }) {
       </div>
       <aside class="side">
         ${f.seated && hintsOn && !f.over && html`<${Hints} hints=${msg.hints} />`}
-        ${f.seated && !f.over && html`<${HowItWorks} racks=${f.v.racks} />`}
+        ${f.seated && !f.over && f.v.racks > 1 && html`<${HowItWorks} racks=${f.v.racks} />`}
         <${GameLog} log=${table.log} />
       </aside>
     </div>

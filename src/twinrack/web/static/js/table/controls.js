@@ -44,7 +44,7 @@ export function Controls({ f, legal, selected, busy, act, moveTo }) {
     ${!window && html`<button type="button" id="btn-discard" class="primary" aria-keyshortcuts="D"
       disabled=${busy || !discard} onClick=${() => act(discard)}>
       ${selected ? `Discard ${tileLabel(selected.tile)}` : "Discard (select a tile)"}</button>`}
-    ${f.v.phase !== "declare" && html`<${MoveButtons} legal=${legal} selected=${selected}
+    ${f.v.phase !== "declare" && f.v.racks > 1 && html`<${MoveButtons} legal=${legal} selected=${selected}
       racks=${f.v.racks} busy=${busy} moveTo=${moveTo} />`}
     <${ActButton} id="btn-claim-expose" keys="C" action=${legal.claim("expose")} busy=${busy} cls="claim-btn"
       act=${act}>Claim for exposure</${ActButton}>

@@ -1,5 +1,6 @@
 // What the player is asked to do now, and the claim countdown.
 import { html, useEffect, useState } from "/static/vendor/preact-htm.js";
+import { charlestonPrompt } from "./charleston.js";
 import { seatTitle as seatName } from "./seats.js";
 import { Tile, tileLabel } from "../tiles.js";
 
@@ -22,6 +23,7 @@ export function promptText(f) {
   const { v, me, names } = f;
   const others = v.to_act.filter((s) => s !== me).map((s) => seatName(names, s)).join(", ");
   if (f.over) return "The game is over.";
+  if (v.phase === "charleston") return charlestonPrompt(f);
   if (v.phase === "declare") {
     return f.iAnswer ? "Declaration round: declare a special hand now, or pass."
       : `Waiting for ${others} to declare or pass.`;

@@ -1,20 +1,31 @@
-"""Tournament scoring of standard 4-handed American tables (rules section 11).
+"""The score of the standard American game, both ways (docs/rules.md, section 10): the
+League's payments (:func:`score_nmjl`) and the tournament sheet's points
+(:func:`score_tournament_game`, rules section 11 of the tournament rules).
 
-The Siamese score (section 10) is :func:`twinrack.engine.scoring.score_game`; this module
-adds the tournament sheet used on 4-seat tables, with the same itemized lines. Only the
-desk keeps such sheets, so it lives here rather than in the engine.
+One code path for every user: the engine scores its American games here
+(:func:`american_score`, from the facts of a finished state gathered by
+:func:`tournament_game`), and the tournament desk scores the four-seat tables played with
+real tiles here too, from the fields of their score sheets. The Siamese score (section 10)
+is :func:`twinrack.engine.scoring.score_game`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
+from twinrack.engine.events import MahJonggError
 from twinrack.engine.scoring import Penalty, Score, ScoreLine
+
+if TYPE_CHECKING:
+    from twinrack.engine.state import GameState
 
 
 @dataclass(frozen=True)
 class TournamentGame:
-    """One game at a tournament table, as the score sheet records it."""
+    """One game of the American game, as a score sheet records it: what both ways of
+    scoring it read (the League's payments read the winner, value, self-picked, Singles
+    and Pairs, jokerless and discarder; the tournament sheet all of it)."""
 
     players: int
     winner: int | None = None  # seat of the Mah Jongg, None for a wall game or no result
@@ -117,3 +128,89 @@ PENALTIES: dict[str, tuple[int, str]] = {
     "stealing_and_looking": (-10, "took a tile out of turn and looked at it"),
     "misnamed_exposure_tile": (-10, "mis-named a tile that was called for an exposure"),
 }
+
+
+# ------------------------------------------------------------------ the League's payments
+
+
+def hand_payment(game: TournamentGame) -> tuple[int, str]:
+    """What one player pays for the winning hand (before the discarder's or a
+    self-pick's doubling): its card value, doubled when jokerless unless Singles and
+    Pairs; and the words saying so."""
+    if game.jokerless and not game.singles_and_pairs:
+        return 2 * game.value, f"card value {game.value}, jokerless x2"
+    if game.jokerless:
+        return game.value, f"card value {game.value}; jokerless Singles and Pairs: not doubled"
+    return game.value, f"card value {game.value}"
+
+
+def score_nmjl(game: TournamentGame) -> Score:
+    """Who pays whom under the League's rules, line by line: the discarder of the Mah
+    Jongg tile pays the winner twice the hand's value and the others once; a self-picked
+    Mah Jongg is paid twice by everyone; dead hands pay like the others. A wall game pays
+    nothing, and neither does a game ended by a Mah Jongg in error."""
+    lines: list[ScoreLine] = []
+    if game.winner is not None and game.in_error is None:
+        winner = game.winner
+        each, why = hand_payment(game)
+        lines.append(ScoreLine(winner, 0, f"Mah Jongg ({why})", "10"))
+        for seat in range(game.players):
+            if seat == winner:
+                continue
+            if game.self_picked:
+                owed, what = 2 * each, "self-picked Mah Jongg: everyone pays double"
+            elif seat == game.discarder:
+                owed, what = 2 * each, "threw the Mah Jongg tile: pays double"
+            else:
+                owed, what = each, "pays the hand's value"
+            lines.append(ScoreLine(seat, -owed, f"pays seat {winner} ({what})", "10"))
+            lines.append(ScoreLine(winner, owed, f"from seat {seat} ({what})", "10"))
+    elif game.in_error is not None:
+        lines.append(ScoreLine(game.in_error, 0, "Mah Jongg in error: the game ends with "
+                                                 "fewer than two hands intact; nobody pays",
+                               "10"))
+    elif game.wall_game:
+        for seat in range(game.players):
+            lines.append(ScoreLine(seat, 0, "wall game: nobody pays", "10"))
+    for p in game.penalties:
+        lines.append(ScoreLine(p.seat, p.points, p.reason, p.rule))
+    return Score(game.players, tuple(lines))
+
+
+# ------------------------------------------------------------------ from a finished game
+
+
+def tournament_game(st: GameState) -> TournamentGame:
+    """The facts of an American game that its score reads, from the state (of the game
+    so far when it has not ended: then it has no result and scores nothing)."""
+    players = st.rules.players
+    dead = tuple(s for s, p in enumerate(st.players) if any(r.dead for r in p.racks))
+    end = st.end_reason
+    if end == "mahjongg" and st.winner is not None:
+        m = st.players[st.winner].mahjonggs[-1]
+        groups = len(m.hand.ways[0].groups)
+        return TournamentGame(
+            players=players, winner=m.seat, value=m.hand.value, self_picked=m.self_picked,
+            singles_and_pairs=m.hand.singles_and_pairs, jokerless=m.jokerless,
+            discarder=m.claimed_from, winner_exposures=m.exposed_before,
+            quint_two_exposures=m.exposed_before == 2 and m.hand.quint and groups == 3,
+            dead=dead)
+    if end == "error":
+        last = _last_error(st)
+        return TournamentGame(players=players, in_error=last,
+                              dead=tuple(s for s in dead if s != last))
+    return TournamentGame(players=players, wall_game=end in ("wall", "stopped"), dead=dead)
+
+
+def _last_error(st: GameState) -> int:
+    """The seat whose Mah Jongg in error came last (the others in error are dead)."""
+    return next(e.seat for e in reversed(st.events)
+                if isinstance(e, MahJonggError) and e.rack is not None)
+
+
+def american_score(st: GameState) -> Score:
+    """The score of an American game, the way its rules say (``american_scoring``)."""
+    game = tournament_game(st)
+    if st.rules.american_scoring == "tournament":
+        return score_tournament_game(game)
+    return score_nmjl(game)
