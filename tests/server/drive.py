@@ -22,6 +22,10 @@ class Players:
         self.socks = {s: self.stack.enter_context(
             client.websocket_connect(ws_path(game_id, t))) for s, t in tokens.items()}
         self.states = {s: _next_state(ws) for s, ws in self.socks.items()}
+        # every seat is at the table: it leaves the waiting room (server/presence.py)
+        for s, ws in self.socks.items():
+            while self.states[s]["waiting"]:
+                self.states[s] = _next_state(ws)
         self.sync(max(st["version"] for st in self.states.values()))
         self.n = 0
 
