@@ -33,7 +33,7 @@ class Players:
     def at_new_table(cls, client: TestClient, **form: str) -> Players:
         players = int(form.get("players", "2"))
         seats = {f"seat{i}": "human" for i in range(1, players)}
-        game_id, tokens = create_table(client, call_seconds="120", **seats, **form)
+        game_id, tokens = create_table(client, **{"call_seconds": "120", **seats, **form})
         return cls(client, game_id, tokens)
 
     @property
