@@ -91,3 +91,14 @@ def _finish(client: TestClient, game_id: str, totals: list[int]) -> None:
         s.execute(update(GameRow).where(GameRow.id == game_id).values(
             status="over", result={"totals": totals, "lines": [], "end_reason": "wall",
                                    "winner": None}))
+
+
+def test_the_desk_says_its_refusals_in_words_not_json() -> None:
+    from twinrack.server.desk_forms import sheet_message
+
+    said = sheet_message("the sheet does not say how the game ended: add a mahjongg, "
+                         '{"wall_game": true} or the dead racks', [])
+    assert said == ("the sheet does not say how the game ended: add a Mah Jongg, a wall "
+                    "game or the dead racks")
+    said = sheet_message("a game needs a winner, wall_game: true or in_error", [])
+    assert said == "a game needs a winner, a wall game or a Mah Jongg in error"
