@@ -144,6 +144,9 @@ def test_a_whole_game_without_a_pass_click_then_the_end_screen_and_a_rematch(
             f"You {'won' if mine > theirs else 'lost'} by {abs(mine - theirs)}, "
             f"{mine:+d} to {theirs:+d}:")
     assert verdict.startswith(said), verdict
+    # the score names each seat by its name alone (issue 26: "Seat 2 (Computer 2 (expert))")
+    rows = page.locator("th[scope=row]").all_inner_texts()
+    assert rows and not [r for r in rows if r.startswith("Seat ")], rows
     # Bea's concealed tiles are shown face up, rack by rack, as her own last view holds them
     bea = page.locator(".seat[data-seat='1']")
     hand = _get_json(f"{server}/api/games/{gid}/replay")["frames"][-1]["views"][1]["hand"]
