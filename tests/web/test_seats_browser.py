@@ -1,7 +1,7 @@
 """Tables nobody can block (issue 26), in chromium: the host's waiting room and Start, the
 countdown every page shows for a friend who has not come, the host handing the seat to
 the computer at once, the friend taking it back; the name the lobby remembers; the 404
-page."""
+page; the Siamese seats named East and West."""
 
 from __future__ import annotations
 
@@ -51,6 +51,10 @@ def test_the_host_starts_without_a_friend_and_hands_the_seat_to_the_computer(
     assert "token" not in p2.url
     assert p2.get_attribute("#table-app", "data-seat") == "1"
     p1.get_by_text("Bea").first.wait_for()
+    # the two seats of Siamese are East and West, as the desk and the join page name them
+    assert p1.text_content(".my-area .wind") == "East"
+    assert p1.text_content(".seat[data-seat='1'] .wind") == "West"
+    assert p2.text_content(".my-area .wind") == "West"
     p1.wait_for_function("!document.body.innerText.includes('bot playing')")
     for e in errors:
         e.check()
