@@ -81,3 +81,40 @@ def test_the_lobby_remembers_the_name_and_an_unknown_address_is_a_page(
     assert page.inner_text("h1") == "Page not found"
     assert "{" not in page.inner_text("body")
     ctx.close()
+
+
+def test_the_page_says_it_passes_for_the_seat_and_offers_the_rematch_as_a_notice(
+        server: str, browser: Any) -> None:
+    from tests.web.test_browser import ScriptedServer, create_table, wait_version
+
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    fake = ScriptedServer()
+    fake.set_state([("pass", False), ("claim expose", False)], log=[], phase="window",
+                   current=1, to_act=[0], window={"discarder": 1, "tile": "6C"},
+                   version=5, players=3)
+    page.route_web_socket(re.compile(r"/ws/"), fake.handler)
+    create_table(page, server, "Ann", "random")
+    wait_version(page, 5)
+    assert page.locator("#claim-check").count() == 0  # asked as usual until it is known
+    fake.state["version"] = 6
+    fake.send_state(claim_check={"result": "pass", "reason": "6 Crak does not help your plan"},
+                    auto_pass=True)
+    wait_version(page, 6)
+    notice = page.inner_text("#claim-check")
+    assert "Passing for you when the call timer runs out: 6 Crak does not help your plan" \
+        in notice and "You may still claim it" in notice
+    # the switch of "pass unless the claim helps" goes to the server
+    assert page.is_checked("#auto-pass")
+    page.uncheck("#auto-pass")
+    page.wait_for_function("true")
+    assert {"type": "auto_pass", "on": False} in fake.received
+    # the rematch: a notice, with a button to join it
+    fake.state["version"] = 7
+    fake.send_state(rematch="/t/abc")
+    wait_version(page, 7)
+    assert "A rematch is ready" in page.inner_text("#rematch-notice")
+    assert page.is_visible("#rematch-notice-join")
+    errors.check()
+    ctx.close()
