@@ -365,30 +365,53 @@ def end_words(reason: str | None, seat: int | None, names: Sequence[str]) -> str
 _EVERY_RACK = {1: "its rack", 2: "both racks", 3: "all three racks", 4: "all four racks"}
 
 
+def outcome(totals: Sequence[int], seat: int) -> tuple[str, int, int]:
+    """How a game ended for ``seat`` by the totals: ``won`` (more than every other seat),
+    ``draw`` (level with the best of them) or ``lost``; by how many points (over or
+    under the best other seat); and which seat that is."""
+    others = [s for s in range(len(totals)) if s != seat]
+    if not others:
+        return "won", 0, seat
+    best = max(others, key=lambda s: totals[s])
+    margin = totals[seat] - totals[best]
+    return ("won" if margin > 0 else "draw" if margin == 0 else "lost"), abs(margin), best
+
+
+def outcome_words(totals: Sequence[int], seat: int, names: Sequence[str] | None = None
+                  ) -> str:
+    """The result for ``seat`` in words: "won by 80, +130 to +50", "lost by 80, +50 to
+    +130", "a draw, +0 each" (``names``: to name the other seat, with three or four)."""
+    how, margin, other = outcome(totals, seat)
+    mine, theirs = totals[seat], totals[other]
+    them = f"{names[other]}'s " if names is not None and len(totals) > 2 else ""
+    if how == "draw":
+        with_whom = f" with {names[other]}" if them and names is not None else ""
+        return f"a draw{with_whom}, {mine:+d} each"
+    return f"{how} by {margin}, {mine:+d} to {them}{theirs:+d}"
+
+
 def verdict_words(totals: Sequence[int], reason: str | None, winner: int | None,
                   viewer: int | None, names: Sequence[str], racks: int | None) -> str:
     """The end of a game in one line for ``viewer`` (``None``: a spectator), the first thing
-    the end screen says: "You won +120: Mah Jongg on both racks"."""
+    the end screen says, won or lost and by how much: "You won by 240, +120 to -120: Mah
+    Jongg on both racks", "You lost by 80, +50 to +130: Bea went Mah Jongg on both
+    racks"."""
     who = names[winner] if winner is not None else "?"
     if reason == "mahjongg":
-        how = "Mah Jongg on " + _EVERY_RACK.get(racks or 0, "every rack")
+        how = ("Mah Jongg" if racks == 1
+               else "Mah Jongg on " + _EVERY_RACK.get(racks or 0, "every rack"))
         why = how if winner == viewer else f"{who} went {how}"
     elif reason == "dead":
         why = f"all of {owner_words(who if winner != viewer else 'You')} racks are dead"
     else:
         why = {"wall": "the wall ran out", "stopped": "no one was left to play",
                "error": "a Mah Jongg in error ended it"}.get(str(reason), str(reason))
-    top = max(totals) if totals else 0
-    leaders = [s for s, t in enumerate(totals) if t == top]
     if viewer is None:
-        if len(leaders) == 1:
-            return f"{names[leaders[0]]} won {top:+d}: {why}"
-        return f"A tie at {top:+d}: {why}"
-    mine = totals[viewer]
-    if leaders == [viewer] and mine > 0:
-        return f"You won {mine:+d}: {why}"
-    if viewer in leaders and len(leaders) > 1:
-        return f"A tie, you {mine:+d}: {why}"
-    if mine < 0:
-        return f"You lost {mine:+d}: {why}"
-    return f"You scored {mine:+d}: {why}"
+        if not totals:
+            return f"The game is over: {why}"
+        top = max(range(len(totals)), key=lambda s: totals[s])
+        if outcome(totals, top)[0] == "draw":
+            return f"A draw at {totals[top]:+d}: {why}"
+        return f"{names[top]} {outcome_words(totals, top, names)}: {why}"
+    said = outcome_words(totals, viewer, names)
+    return f"A{said[1:]}: {why}" if said.startswith("a draw") else f"You {said}: {why}"

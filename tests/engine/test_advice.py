@@ -60,19 +60,30 @@ def test_claim_words_for_each_outcome() -> None:
 def test_the_verdict_speaks_to_each_viewer() -> None:
     names = ["Ann", "Bea"]
     assert verdict_words([120, -120], "mahjongg", 0, 0, names, 2) == \
-        "You won +120: Mah Jongg on both racks"
+        "You won by 240, +120 to -120: Mah Jongg on both racks"
     assert verdict_words([120, -120], "mahjongg", 0, 1, names, 2) == \
-        "You lost -120: Ann went Mah Jongg on both racks"
+        "You lost by 240, -120 to +120: Ann went Mah Jongg on both racks"
     assert verdict_words([120, -120], "mahjongg", 0, None, names, 4) == \
-        "Ann won +120: Ann went Mah Jongg on all four racks"
+        "Ann won by 240, +120 to -120: Ann went Mah Jongg on all four racks"
     assert verdict_words([0, 0], "wall", None, 0, names, 2) == \
-        "A tie, you +0: the wall ran out"
+        "A draw, +0 each: the wall ran out"
+
+
+def test_a_loss_with_points_reads_as_a_loss() -> None:
+    """Issue 26: losing 50 to 130 said "You scored +50"; it says lost, and by how much."""
+    names = ["Ann", "Bea", "Cy", "Di"]
+    assert verdict_words([130, 50, -90, -90], "mahjongg", 0, 1, names, 2) == \
+        "You lost by 80, +50 to Ann's +130: Ann went Mah Jongg on both racks"
+    assert verdict_words([50, 50, -50, -50], "wall", None, 0, names, 2) == \
+        "A draw with Bea, +50 each: the wall ran out"
+    assert verdict_words([50, 50, -50, -50], "wall", None, None, names, 2) == \
+        "A draw at +50: the wall ran out"
 
 
 def test_the_verdict_of_a_game_ended_by_dead_racks_names_whose_they_are() -> None:
     # the end's seat is the one whose racks all died; the totals say who won
     names = ["Ann", "Bea"]
     assert verdict_words([-10, 10], "dead", 0, 0, names, 2) == \
-        "You lost -10: all of your racks are dead"
+        "You lost by 20, -10 to +10: all of your racks are dead"
     assert verdict_words([-10, 10], "dead", 0, 1, names, 2) == \
-        "You won +10: all of Ann's racks are dead"
+        "You won by 20, +10 to -10: all of Ann's racks are dead"

@@ -22,6 +22,10 @@ class Players:
         self.socks = {s: self.stack.enter_context(
             client.websocket_connect(ws_path(game_id, t))) for s, t in tokens.items()}
         self.states = {s: _next_state(ws) for s, ws in self.socks.items()}
+        # every seat is at the table: it leaves the waiting room (server/presence.py)
+        for s, ws in self.socks.items():
+            while self.states[s]["waiting"]:
+                self.states[s] = _next_state(ws)
         self.sync(max(st["version"] for st in self.states.values()))
         self.n = 0
 
@@ -29,7 +33,7 @@ class Players:
     def at_new_table(cls, client: TestClient, **form: str) -> Players:
         players = int(form.get("players", "2"))
         seats = {f"seat{i}": "human" for i in range(1, players)}
-        game_id, tokens = create_table(client, call_seconds="120", **seats, **form)
+        game_id, tokens = create_table(client, **{"call_seconds": "120", **seats, **form})
         return cls(client, game_id, tokens)
 
     @property

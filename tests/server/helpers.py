@@ -98,6 +98,15 @@ def next_state(ws: Any, seen: list[dict[str, Any]] | None = None) -> dict[str, A
             return msg
 
 
+def playing_state(ws: Any, seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    """The next state of a table in play: a table with friends waits for everyone to be
+    at it before anything is played (its states say ``"waiting": true`` until then)."""
+    while True:
+        msg = next_state(ws, seen)
+        if not msg["waiting"]:
+            return msg
+
+
 def choose(msg: dict[str, Any], rng: random.Random) -> str | None:
     """A random legal action, never a pure rearrangement (so games move on)."""
     legal = [x["text"] for x in msg["legal"] if x["verb"] != "move"]

@@ -269,17 +269,21 @@ def check_rematch(players: Players) -> None:
         assert client.post(url, data={"token": players.tokens[0]}).status_code == 409
         assert live_table(client, players.game_id).rematch is None
         return
-    places = {}
+    places, kept = {}, {}
     for seat, token in players.tokens.items():
         client.cookies.clear()
         r = client.post(url, data={"token": token}, follow_redirects=False)
         assert r.status_code == 303
         places[seat] = r.headers["location"]
+        kept[seat] = r.cookies  # the seat's token, in its cookie at the rematch
     # the finished game, loaded where the rematch was asked (in a cluster: this worker)
     table = client.app.state.hub.tables[players.game_id]
     assert table.rematch is not None
     new_tokens = players.tokens
-    assert places == {s: f"/t/{table.rematch}?token={t}" for s, t in new_tokens.items()}
+    # every seat goes to the same clean address (issue 26: a token in the address bar
+    # hands the seat to whoever is sent the address), its own token in its own cookie
+    assert places == {s: f"/t/{table.rematch}" for s in new_tokens}
+    assert {s: c.get(f"twinrack_seat_{table.rematch}") for s, c in kept.items()} == new_tokens
     for viewer in [None, *players.tokens]:
         query = f"&token={players.tokens[viewer]}" if viewer is not None else ""
         with client.websocket_connect(f"/ws/{players.game_id}?protocol={PROTOCOL}{query}") as ws:

@@ -57,7 +57,7 @@ def test_play_the_computer_is_siamese_against_the_expert_with_2024_rules(
         rules = table.state.rules
         assert (rules.variant, rules.players, rules.revision) == ("siamese", 2, "2024")
         assert [(s.name, s.kind) for s in table.seats] == [("Player", "human"),
-                                                           ("Computer 2 (expert)", "expert")]
+                                                           ("Computer (Expert)", "expert")]
         assert table.card.name == "TwinRack Practice Card"
         page = client.get(f"/t/{game_id}").text  # the seat cookie: this browser's seat
         assert f'data-token="{tokens[0]}"' in page and 'data-seat="0"' in page
@@ -190,7 +190,9 @@ def test_an_invited_friend_chooses_a_name_before_taking_the_seat(database_url: s
         with client.websocket_connect(ws_path(game_id, tokens[1])) as bob:
             assert [p["name"] for p in next_state(bob)["players"]] == ["Ann", "Bob"]
         # the second time, the link goes straight to the table
-        again = client.get(join, follow_redirects=False)
+        again = client.get(join, follow_redirects=False)  # the token into the cookie first
+        assert again.status_code == 303 and again.headers["location"] == f"/t/{game_id}/join"
+        again = client.get(again.headers["location"], follow_redirects=False)
         assert again.status_code == 303 and again.headers["location"] == f"/t/{game_id}"
         # a wrong token names nobody
         bad = client.post(f"/t/{game_id}/join", data={"token": "nope", "name": "Eve"})

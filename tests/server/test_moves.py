@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.server.helpers import create_table, make_client, next_state, ws_path
+from tests.server.helpers import create_table, make_client, next_state, playing_state, ws_path
 
 
 def _to_play(socks: dict[int, Any], state: dict[int, dict[str, Any]]) -> None:
@@ -31,7 +31,7 @@ def test_a_move_out_of_turn_is_the_movers_alone(database_url: str) -> None:
         with client.websocket_connect(ws_path(game_id, tokens[0])) as a, \
                 client.websocket_connect(ws_path(game_id, tokens[1])) as b:
             socks = {0: a, 1: b}
-            state = {0: next_state(a), 1: next_state(b)}
+            state = {0: playing_state(a), 1: playing_state(b)}
             b.send_json({"type": "always_ask", "on": True})  # asked on every discard
             while not state[1].get("always_ask"):
                 state[1] = next_state(b)

@@ -39,7 +39,7 @@ def recv(ws: Any) -> dict[str, Any]:
 
 
 def latest_state(ws: Any, state: dict[str, Any], version: int) -> dict[str, Any]:
-    while state["version"] < version or state.get("paused"):
+    while state["version"] < version or state.get("paused") or state.get("waiting"):
         m = recv(ws)
         if m["type"] == "state":
             state = m
@@ -92,6 +92,7 @@ def test_a_postgresql_restart_mid_game_loses_nothing(tmp_path: Any) -> None:
         with contextlib.ExitStack() as stack:
             socks = {s: stack.enter_context(connect(url + t)) for s, t in ((0, t0), (1, t1))}
             states = {s: recv(ws) for s, ws in socks.items()}
+            states = {s: latest_state(ws, states[s], 0) for s, ws in socks.items()}
             n = 0
             restart: subprocess.Popen[bytes] | None = None
             while states[0]["view"]["phase"] != "over":

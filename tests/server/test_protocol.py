@@ -16,6 +16,7 @@ from tests.server.helpers import (
     next_error,
     next_state,
     play_to_end,
+    playing_state,
     ws_path,
 )
 from twinrack.bots.hints import hints
@@ -151,7 +152,7 @@ def test_two_people_play_by_invite_link(database_url: str) -> None:
         with client.websocket_connect(ws_path(game_id, tokens[0])) as a, \
                 client.websocket_connect(ws_path(game_id, tokens[1])) as b:
             socks = {0: a, 1: b}
-            states = {0: next_state(a), 1: next_state(b)}
+            states = {0: playing_state(a), 1: playing_state(b)}
             for _ in range(3000):
                 to_act = states[0]["view"]["to_act"]
                 if states[0]["view"]["phase"] == "over":
@@ -175,10 +176,14 @@ def test_two_people_play_by_invite_link(database_url: str) -> None:
             scores = [{k: v for k, v in states[s]["score"].items()
                        if k not in ("ending", "verdict")} for s in (0, 1)]
             assert scores[0] == scores[1]  # the same score, its ending told to each seat
-            # the verdict speaks to each seat of its own total
+            # the verdict speaks to each seat of its own result: won or lost, by how much
+            totals = states[0]["score"]["totals"]
             for s in (0, 1):
-                total = states[s]["score"]["totals"][s]
-                assert f"{total:+d}:" in states[s]["score"]["verdict"]
+                mine, theirs = totals[s], totals[1 - s]
+                said = (f"A draw, {mine:+d} each:" if mine == theirs else
+                        f"You {'won' if mine > theirs else 'lost'} by {abs(mine - theirs)}, "
+                        f"{mine:+d} to {theirs:+d}:")
+                assert states[s]["score"]["verdict"].startswith(said)
 
 
 @pytest.mark.parametrize(("database_url", "variant", "players", "seed"), on_services(
@@ -281,7 +286,8 @@ def test_every_message_is_exactly_the_engine_view_of_that_seat(
 
 STATE_FIELDS = {"type", "protocol", "version", "seat", "view", "legal", "log", "log_start",
                 "players", "deadline_ms", "hints", "paused", "score", "call_seconds",
-                "record_url", "always_ask", "rematch"}
+                "record_url", "always_ask", "rematch", "auto_pass", "claim_check",
+                "waiting", "host", "grace_seconds", "turn_seconds"}
 
 
 def test_my_games_lead_back_to_my_seat(database_url: str) -> None:

@@ -25,7 +25,7 @@ def _recv_state(ws: Any) -> dict[str, Any]:
 def _sync(socks: dict[int, Any], states: dict[int, dict[str, Any]]) -> None:
     top = max(s["version"] for s in states.values())
     for seat, ws in socks.items():
-        while states[seat]["version"] < top:
+        while states[seat]["version"] < top or states[seat]["waiting"]:
             states[seat] = _recv_state(ws)
 
 

@@ -122,6 +122,6 @@ def test_the_score_says_how_the_game_ended_to_each_viewer() -> None:
         "You win with a Mah Jongg on every rack."
     assert wire.score_object(won, 1, names) == {
         **won, "ending": "Ann wins with a Mah Jongg on every rack.",
-        "verdict": "You lost -50: Ann went Mah Jongg on every rack"}
+        "verdict": "You lost by 100, -50 to +50: Ann went Mah Jongg on every rack"}
     wall = {"totals": [0, 0], "lines": [], "end_reason": "wall", "winner": None}
     assert wire.score_object(wall, None, names)["ending"] == "The wall is spent."

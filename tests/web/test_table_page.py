@@ -137,9 +137,16 @@ def test_a_whole_game_without_a_pass_click_then_the_end_screen_and_a_rematch(
     order = page.evaluate("""() => [...document.querySelector('.table-main').children]
         .map(e => e.id || e.className.split(' ')[0])""")
     assert order[0] == "verdict" and order[-1] == "score"
-    total = rec["score"]["totals"][0]
+    mine, theirs = rec["score"]["totals"]
     verdict = page.inner_text("#verdict-text")
-    assert f"{total:+d}:" in verdict, verdict
+    # won or lost, and by how much (issue 26: a loss read "You scored +50")
+    said = (f"A draw, {mine:+d} each:" if mine == theirs else
+            f"You {'won' if mine > theirs else 'lost'} by {abs(mine - theirs)}, "
+            f"{mine:+d} to {theirs:+d}:")
+    assert verdict.startswith(said), verdict
+    # the score names each seat by its name alone (issue 26: "Seat 2 (Computer 2 (expert))")
+    rows = page.locator("th[scope=row]").all_inner_texts()
+    assert rows and not [r for r in rows if r.startswith("Seat ")], rows
     # Bea's concealed tiles are shown face up, rack by rack, as her own last view holds them
     bea = page.locator(".seat[data-seat='1']")
     hand = _get_json(f"{server}/api/games/{gid}/replay")["frames"][-1]["views"][1]["hand"]
@@ -159,6 +166,7 @@ def test_a_whole_game_without_a_pass_click_then_the_end_screen_and_a_rematch(
     page.wait_for_selector("#table-app[data-seat='0']")
     new_gid = game_id(page)
     assert new_gid != gid
+    assert page.url == f"{server}/t/{new_gid}"  # the seat's token is not in the address
     new = _get_json(f"{server}/api/games/{new_gid}/record")
     assert new["commitment"] != rec["commitment"]
     assert new["rules"] == rec["rules"]

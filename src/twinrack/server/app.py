@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from twinrack.server import (
     accounts,
@@ -30,7 +32,7 @@ from twinrack.server import (
     table_routes,
 )
 from twinrack.server.config import Settings
-from twinrack.server.deps import Refused, refused
+from twinrack.server.deps import Refused, http_error, refused, server_error
 from twinrack.server.desk_store import DeskStore
 from twinrack.server.guard import RateLimiter, SecurityHeaders
 from twinrack.server.hub import Hub
@@ -60,6 +62,9 @@ def create_app(settings: Settings | None = None, *, service: bool = False) -> Fa
     app.state.limits = RateLimiter(settings.rate_burst, settings.rate_per_minute)
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(Refused, refused)
+    app.add_exception_handler(StarletteHTTPException, http_error)
+    app.add_exception_handler(RequestValidationError, http_error)
+    app.add_exception_handler(Exception, server_error)
     app.mount("/static", StaticFiles(directory=WEB / "static"), name="static")
     for routes in (lobby_routes, invite_routes, desk_routes, card_routes, doc_routes,
                    table_routes):

@@ -9,12 +9,14 @@ module holds no state of its own. A handler that must stop with a page or an ans
 
 from __future__ import annotations
 
+import logging
 import secrets
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import Depends, Request
-from fastapi.responses import HTMLResponse, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
 
@@ -38,6 +40,60 @@ async def refused(_request: Request, err: Exception) -> Response:
     """The app's handler of :class:`Refused`."""
     assert isinstance(err, Refused)
     return err.response
+
+
+#: the words of an error page for its status (anything else: "Something went wrong")
+ERROR_WORDS = {
+    404: ("Page not found", "There is nothing at this address. It may have been mistyped, "
+                            "or the table or card it named is gone."),
+    405: ("Not allowed here", "This address does not answer that kind of request."),
+    422: ("Please check the form", "Something sent to this address was missing or not of "
+                                   "the right kind."),
+    500: ("Something went wrong", "The server could not answer this request. Try again in a "
+                                  "moment; if it keeps happening, go back to the lobby."),
+}
+
+
+def wants_json(request: HTTPConnection) -> bool:
+    """Whether an error goes back as JSON (the API, sockets, scripts) or as a page (a
+    browser asking for HTML)."""
+    path = request.url.path
+    if path.startswith(("/api/", "/ws/")) or path == "/healthz":
+        return True
+    return "text/html" not in request.headers.get("accept", "")
+
+
+def error_response(request: Request, status: int, detail: str | None = None) -> Response:
+    """An error as a page for browsers ("Page not found", with a way back) and as
+    ``{"error": ..., "status": N}`` for the API and other clients."""
+    title, words = ERROR_WORDS.get(status, ERROR_WORDS[500] if status >= 500 else
+                                   (f"Error {status}", detail or "That request was refused."))
+    if wants_json(request):
+        return JSONResponse({"error": detail or title.lower(), "status": status},
+                            status_code=status)
+    return _pages(request).message(status, title, words)
+
+
+async def http_error(request: Request, err: Exception) -> Response:
+    """The app's handler of HTTP errors raised by the framework (no such address, a
+    method not allowed, a form field of the wrong kind)."""
+    status = getattr(err, "status_code", 500)
+    detail = getattr(err, "detail", None)
+    if isinstance(err, RequestValidationError):
+        status, detail = 422, "a field is missing or not of the right kind"
+    headers = getattr(err, "headers", None)
+    resp = error_response(request, status, detail if isinstance(detail, str) and
+                          detail not in ("Not Found", "Method Not Allowed") else None)
+    if headers:
+        resp.headers.update(headers)
+    return resp
+
+
+async def server_error(request: Request, err: Exception) -> Response:
+    """The app's last resort: a bug answers as a page (or JSON), never a traceback."""
+    logging.getLogger("twinrack.server").exception("%s %s failed", request.method,
+                                                   request.url.path, exc_info=err)
+    return error_response(request, 500)
 
 
 def https(request: HTTPConnection) -> bool:

@@ -166,14 +166,36 @@ def sheet_result(f: Prefill, names: list[str]) -> tuple[dict[str, Any], list[int
     return {"events": events}, lines
 
 
+#: the keeper's and the results' words for a file (JSON fields), as a volunteer at the
+#: desk's forms reads them (issue 26: the desk showed ``{"wall_game": true}``)
+FORM_WORDS = (
+    (r'\{"wall_game": true\}', "a wall game"),
+    (r"\{player, kind\}", "a player and a kind of penalty"),
+    (r"\bwall_game: true\b", "a wall game"),
+    (r"\bwinner_exposures\b", "the winner's exposures"),
+    (r"\bin_error\b", "a Mah Jongg in error"),
+    (r"(?<![.\w])wall_game\b", "a wall game"),
+    (r"\ba mahjongg\b", "a Mah Jongg"),
+    (r"`([a-z]+)`", r"\1"),
+)
+
+
+def form_words(message: str) -> str:
+    """A refusal of the desk's core in the words of its forms, not its file fields."""
+    for pattern, words in FORM_WORDS:
+        message = re.sub(pattern, words, message)
+    return message
+
+
 def sheet_message(message: str, lines: list[int]) -> str:
-    """The keeper names ``events[k]``; the form has numbered lines."""
+    """The keeper names ``events[k]``; the form has numbered lines (and words, not JSON:
+    :func:`form_words`)."""
     def repl(m: re.Match[str]) -> str:
         k = int(m.group(1))
         if k < len(lines):
             return "wall game" if lines[k] > SHEET_LINES else f"line {lines[k]}"
         return m.group(0)
-    return re.sub(r"events\[(\d+)\]", repl, message)
+    return form_words(re.sub(r"events\[(\d+)\]", repl, message))
 
 
 def result_prefill(t: Tournament, result: dict[str, Any]) -> Prefill:

@@ -66,6 +66,17 @@ def check_action(msg: dict[str, Any]) -> tuple[int, str, str | None]:
     return version, text, msg_id or None
 
 
+def check_seat(msg: dict[str, Any]) -> tuple[int, str | None]:
+    """The seat and message id of a message about a seat (``hand_over``)."""
+    seat, msg_id = msg.get("seat"), msg.get("msg_id")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 8:
+        raise BadMessage("bad_message", "which seat? give seat: a number from 0")
+    if msg_id is not None and (not isinstance(msg_id, str) or len(msg_id) > MAX_MSG_ID_CHARS):
+        raise BadMessage("too_long", f"a msg_id is text of at most {MAX_MSG_ID_CHARS} "
+                                     "characters")
+    return seat, msg_id or None
+
+
 class RateLimiter:
     """Token buckets per client and kind of request: ``burst`` at once, then
     ``per_minute`` more each minute. ``burst = 0`` turns the limit off."""

@@ -10,7 +10,6 @@ import secrets
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import Table as SATable
@@ -25,9 +24,10 @@ from twinrack.errors import CardError, TwinRackError
 from twinrack.server import jobs, wire
 from twinrack.server.config import Settings
 from twinrack.server.db import Database
-from twinrack.server.models import ActionRow, CardRow, GameRow, LeaseRow, SeatRow
+from twinrack.server.hub_pages import HubPages
+from twinrack.server.models import ActionRow, GameRow, LeaseRow, SeatRow
 from twinrack.server.reviews import Reviews
-from twinrack.server.seats import LiveSeat
+from twinrack.server.seats import LiveSeat, TableSettings
 from twinrack.server.table import LiveTable
 from twinrack.server.workers import Workers
 from twinrack.server.writer import ActionWriter
@@ -41,6 +41,9 @@ log = logging.getLogger("twinrack.hub")
 CARDS_KEPT = 64
 #: replay answers of finished games kept
 REPLAYS_KEPT = 16
+#: the settings a table's task stores as they change (Hub.keep_settings)
+GAME_SETTINGS = frozenset({"waiting"})
+SEAT_SETTINGS = frozenset({"always_ask", "auto_pass", "away"})
 
 
 def token_hash(token: str) -> str:
@@ -83,10 +86,11 @@ class StoredGame:
     state: GameState
     card: Card
     seats: list[LiveSeat]
-    call_seconds: float
+    settings: TableSettings
     msg_ids: dict[tuple[int, str], int]
     epoch: int
     rematch: str | None = None
+    waiting: bool = False
 
 
 #: one table's write waiting for the next transaction: its rows, and who waits for it
@@ -110,7 +114,7 @@ def _parse_and_compile(source: str, name: str) -> Card:
     return card
 
 
-class Hub:
+class Hub(HubPages):
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
         self.db = Database(settings.database_url, settings.db_busy_ms)
@@ -205,11 +209,29 @@ class Hub:
 
     # ------------------------------------------------------------------ games
 
+    def table_settings(self, call_seconds: float | None = None,
+                       grace_seconds: float | None = None, turn_seconds: float | None = None,
+                       listed: bool = False) -> TableSettings:
+        """A table's settings, the server's own where the host chose none."""
+        return TableSettings(
+            self.settings.call_seconds if call_seconds is None else call_seconds,
+            self.settings.grace_seconds if grace_seconds is None else grace_seconds,
+            turn_seconds, listed)
+
     async def create(self, rules: RuleSet, card: Card, seats: list[NewSeat],
-                     call_seconds: float, rematch_of: str | None = None) -> CreatedGame:
+                     settings: TableSettings | float,
+                     rematch_of: str | None = None) -> CreatedGame:
+        """A new game and its table (``settings``: the host's, or only a call timer). With
+        more than one person at it, it starts in the waiting room (server/presence.py);
+        with 3 or 4 players, each person passes unless a claim helps their plan."""
         if len(seats) != rules.players:
             raise TwinRackError("bad_seats", f"{rules.players} players need {rules.players} "
                                              "seats")
+        if not isinstance(settings, TableSettings):
+            settings = self.table_settings(settings)
+        people = sum(s.kind == "human" for s in seats)
+        waiting = people > 1
+        auto_pass = rules.players >= 3
         seed = os.urandom(32)
         state = new_game(rules, seed=seed, card=card)
         game_id = secrets.token_hex(8)
@@ -221,15 +243,17 @@ class Hub:
         owner = await self.node.place() if self.node is not None else None
         epoch = 0 if owner is None else 1
         await self.db.run(self._insert, game_id, rules, card, seed, state.commitment, seats,
-                          hashes, call_seconds, [str(e) for e in state.events], state.version,
-                          owner, epoch, rematch_of)
+                          hashes, settings, waiting, auto_pass,
+                          [str(e) for e in state.events], state.version, owner, epoch,
+                          rematch_of)
         if self.node is not None and owner != self.node.worker:
             assert owner is not None
             self.node.placed_on(game_id, owner)
             return CreatedGame(game_id, tokens)
-        live = [LiveSeat(i, s.name, s.kind, hashes.get(i)) for i, s in enumerate(seats)]
+        live = [LiveSeat(i, s.name, s.kind, hashes.get(i), auto_pass=auto_pass)
+                for i, s in enumerate(seats)]
         self.epochs[game_id] = epoch
-        table = self._table(game_id, state, card, live, call_seconds, {})
+        table = self._table(game_id, state, card, live, settings, {}, waiting)
         table.start()
         if self.node is not None and owner is not None:
             self.node.placed_on(game_id, owner)
@@ -247,7 +271,7 @@ class Hub:
         seats = [NewSeat(s.name, s.kind, owner if s.seat == seat else None, s.token_hash)
                  for s in table.seats]
         try:
-            made = await self.create(table.state.rules, table.card, seats, table.call_seconds,
+            made = await self.create(table.state.rules, table.card, seats, table.settings,
                                      rematch_of=table.id)
             new_id = made.game_id
         except RematchTaken:
@@ -264,20 +288,24 @@ class Hub:
             return s.scalar(select(GameRow.rematch_id).where(GameRow.id == game_id))
 
     def _insert(self, game_id: str, rules: RuleSet, card: Card, seed: bytes, commitment: str,
-                seats: list[NewSeat], hashes: dict[int, str], call_seconds: float,
-                deal_events: list[str], version: int, owner: str | None, epoch: int,
-                rematch_of: str | None) -> None:
+                seats: list[NewSeat], hashes: dict[int, str], settings: TableSettings,
+                waiting: bool, auto_pass: bool, deal_events: list[str], version: int,
+                owner: str | None, epoch: int, rematch_of: str | None) -> None:
         with self.db.unit() as s:
             game = GameRow(id=game_id, status="playing", variant=rules.variant,
                            revision=rules.revision, players=rules.players,
                            rules=rules.to_dict(), card_name=card.name,
                            card_sha256=card.sha256, card_source=card.source, seed=seed.hex(),
-                           commitment=commitment, call_seconds=call_seconds, version=version)
+                           commitment=commitment, call_seconds=settings.call_seconds,
+                           grace_seconds=settings.grace_seconds,
+                           turn_seconds=settings.turn_seconds, listed=settings.listed,
+                           waiting=waiting, version=version)
             s.add(game)
             s.flush()  # the game row first: seats and actions refer to it
             for i, seat in enumerate(seats):
                 s.add(SeatRow(game_id=game_id, seat=i, name=seat.name, kind=seat.kind,
-                              token_hash=hashes.get(i), owner=seat.owner))
+                              token_hash=hashes.get(i), owner=seat.owner,
+                              auto_pass=auto_pass and seat.kind == "human"))
             s.add(LeaseRow(game_id=game_id, owner=owner, epoch=epoch))
             s.flush()  # the lease before the deal: the fencing trigger reads it
             s.add(ActionRow(game_id=game_id, seq=0, seat=-1, action="deal", events=deal_events,
@@ -290,12 +318,12 @@ class Hub:
                     raise RematchTaken(rematch_of)
 
     def _table(self, game_id: str, state: GameState, card: Card, seats: list[LiveSeat],
-               call_seconds: float, msg_ids: dict[tuple[int, str], int]) -> LiveTable:
+               settings: TableSettings, msg_ids: dict[tuple[int, str], int],
+               waiting: bool) -> LiveTable:
         table = LiveTable(game_id, state, card, seats, self.store, self.stored_after,
-                      self.workers, call_seconds=call_seconds,
-                      grace_seconds=self.settings.grace_seconds,
-                      bot_delay=self.settings.bot_delay, msg_ids=msg_ids,
-                      keep_setting=self.keep_always_ask)
+                          self.workers, settings=settings, waiting=waiting,
+                          bot_delay=self.settings.bot_delay, msg_ids=msg_ids,
+                          keep=self.keep_settings)
         self.tables[game_id] = table
         self._evict()
         return table
@@ -425,8 +453,8 @@ class Hub:
             return None
         if self.node is None:
             self.epochs[game_id] = got.epoch
-        table = self._table(game_id, got.state, got.card, got.seats, got.call_seconds,
-                            got.msg_ids)
+        table = self._table(game_id, got.state, got.card, got.seats, got.settings,
+                            got.msg_ids, got.waiting)
         table.rematch = got.rematch
         return table
 
@@ -442,10 +470,15 @@ class Hub:
                                          card.path, game["rules"], game["seed"], actions,
                                          timeout=self.settings.replay_seconds)
         return StoredGame(game_id, jobs.attach(rebuilt.state, card), card,
-                       [LiveSeat(s["seat"], s["name"], s["kind"], s["token_hash"],
-                                 always_ask=s["always_ask"])
-                        for s in seats], game["call_seconds"], rebuilt.msg_ids, game["epoch"],
-                       game["rematch"])
+                          [LiveSeat(s["seat"], s["name"], s["kind"], s["token_hash"],
+                                    always_ask=s["always_ask"], auto_pass=s["auto_pass"],
+                                    away=s["away"])
+                           for s in seats], self._stored_settings(game), rebuilt.msg_ids,
+                          game["epoch"], game["rematch"], game["waiting"])
+
+    def _stored_settings(self, game: dict[str, Any]) -> TableSettings:
+        return self.table_settings(game["call_seconds"], game["grace_seconds"],
+                                   game["turn_seconds"], game["listed"])
 
     async def routed(self, game_id: str) -> LiveTable | None:
         """A cluster's handle on a game in play, for its pages and sockets (never started:
@@ -464,8 +497,7 @@ class Hub:
         return RoutedTable(game_id, state, card,
                            [LiveSeat(s["seat"], s["name"], s["kind"], s["token_hash"])
                             for s in seats], self.store, self.stored_after, self.workers,
-                           call_seconds=game["call_seconds"],
-                           grace_seconds=self.settings.grace_seconds,
+                           settings=self._stored_settings(game), waiting=game["waiting"],
                            bot_delay=self.settings.bot_delay)
 
     def _load_rows(self, game_id: str) -> tuple[dict[str, Any], list[dict[str, Any]],
@@ -477,10 +509,13 @@ class Hub:
             lease = s.get(LeaseRow, game_id)
             g = {"card_source": game.card_source, "card_name": game.card_name,
                  "rules": game.rules, "seed": game.seed, "call_seconds": game.call_seconds,
+                 "grace_seconds": game.grace_seconds, "turn_seconds": game.turn_seconds,
+                 "listed": game.listed, "waiting": game.waiting,
                  "epoch": lease.epoch if lease is not None else 0,
                  "rematch": game.rematch_id}
             seats = [{"seat": r.seat, "name": r.name, "kind": r.kind,
-                      "token_hash": r.token_hash, "always_ask": r.always_ask}
+                      "token_hash": r.token_hash, "always_ask": r.always_ask,
+                      "auto_pass": r.auto_pass, "away": r.away}
                      for r in game.seats]
             rows = s.scalars(select(ActionRow).where(ActionRow.game_id == game_id)
                              .order_by(ActionRow.seq)).all()
@@ -510,13 +545,22 @@ class Hub:
     async def claim_owner(self, game_id: str, seat: int, owner: str) -> None:
         await self.db.run(self._claim_owner, game_id, seat, owner)
 
-    async def keep_always_ask(self, game_id: str, seat: int, on: bool) -> None:
-        await self.db.run(self._keep_always_ask, game_id, seat, on)
+    async def keep_settings(self, game_id: str, seat: int | None,
+                            values: dict[str, Any]) -> None:
+        """Store a table's settings (``seat`` None: the game's) that its task changes:
+        "always ask", "pass unless the claim helps", away, the waiting room."""
+        allowed = GAME_SETTINGS if seat is None else SEAT_SETTINGS
+        if not values or not set(values) <= allowed:
+            raise ValueError(f"not a setting: {sorted(set(values) - allowed)}")
+        await self.db.run(self._keep, game_id, seat, values)
 
-    def _keep_always_ask(self, game_id: str, seat: int, on: bool) -> None:
+    def _keep(self, game_id: str, seat: int | None, values: dict[str, Any]) -> None:
         with self.db.unit() as s:
-            s.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat)
-                      .values(always_ask=on))
+            if seat is None:
+                s.execute(update(GameRow).where(GameRow.id == game_id).values(**values))
+            else:
+                s.execute(update(SeatRow).where(SeatRow.game_id == game_id,
+                                                SeatRow.seat == seat).values(**values))
 
     def _claim_owner(self, game_id: str, seat: int, owner: str) -> None:
         with self.db.unit() as s:
@@ -524,63 +568,6 @@ class Hub:
                                                   SeatRow.seat == seat)).one_or_none()
             if row is not None and row.owner is None:
                 row.owner = owner
-
-    async def seat_taken(self, game_id: str, seat: int) -> bool:
-        """Whether a browser has taken the seat (opened it, or chosen its name): an invited
-        player is asked for a name only before that."""
-        return bool(await self.db.run(self._seat_owner, game_id, seat))
-
-    def _seat_owner(self, game_id: str, seat: int) -> str | None:
-        with self.db.reading() as s:
-            return s.scalars(select(SeatRow.owner).where(SeatRow.game_id == game_id,
-                                                         SeatRow.seat == seat)).one_or_none()
-
-    async def name_seat(self, game_id: str, seat: int, name: str, owner: str | None) -> bool:
-        """The name an invited player chose, stored with the seat (which the browser takes)
-        and only then shown at the table; False when another browser took the seat."""
-        if not await self.db.run(self._name_seat, game_id, seat, name, owner):
-            return False
-        table = self.tables.get(game_id)
-        if table is not None:
-            table.rename(seat, name)
-        return True
-
-    def _name_seat(self, game_id: str, seat: int, name: str, owner: str | None) -> bool:
-        with self.db.unit() as s:
-            row = s.scalars(select(SeatRow).where(SeatRow.game_id == game_id,
-                                                  SeatRow.seat == seat)).one_or_none()
-            if row is None or row.owner not in (None, owner):
-                return False
-            row.name = name
-            row.owner = row.owner or owner
-            return True
-
-    async def games_of(self, owner: str) -> list[dict[str, Any]]:
-        return list(await self.db.run(self._games_of, owner))
-
-    def _games_of(self, owner: str) -> list[dict[str, Any]]:
-        with self.db.reading() as s:
-            mine = s.scalars(select(SeatRow).where(SeatRow.owner == owner)).all()
-            out = []
-            for seat in mine:
-                g = seat.game
-                others = ", ".join(x.name for x in g.seats if x.seat != seat.seat)
-                out.append({"id": g.id, "seat": seat.seat, "status": g.status,
-                            "variant": g.variant, "opponents": others,
-                            "created": g.created_at.strftime("%Y-%m-%d %H:%M")
-                            if g.created_at else "", "result": g.result})
-            out.sort(key=lambda x: str(x["created"]), reverse=True)
-            return out
-
-    async def live_games(self, limit: int = 30) -> list[dict[str, Any]]:
-        return list(await self.db.run(self._live_games, limit))
-
-    def _live_games(self, limit: int) -> list[dict[str, Any]]:
-        with self.db.reading() as s:
-            rows = s.scalars(select(GameRow).where(GameRow.status == "playing")
-                             .order_by(GameRow.created_at.desc()).limit(limit)).all()
-            return [{"id": g.id, "variant": g.variant, "players": g.players,
-                     "names": ", ".join(x.name for x in g.seats)} for g in rows]
 
     async def record(self, game_id: str, seat: int | None) -> dict[str, Any] | None:
         """The game record as ``seat`` may see it (``None``: a spectator): during play
@@ -629,48 +616,3 @@ class Hub:
             f"replay:{table.id}", jobs.verify_game, table.card.source, table.card.path, rec,
             timeout=self.settings.replay_seconds)
         return {**verdict, "commitment": rec["commitment"], "seed": rec["seed"]}
-
-    # ------------------------------------------------------------------ saved cards
-
-    async def save_card(self, owner: str, source: str, name: str,
-                        card_id: str | None = None) -> str | None:
-        """Keep a card for its owner (a new one, or a new text of one of theirs); None when
-        ``card_id`` is not one of the owner's cards."""
-        return cast(str | None, await self.db.run(self._save_card, owner, source, name, card_id))
-
-    def _save_card(self, owner: str, source: str, name: str, card_id: str | None) -> str | None:
-        sha = hashlib.sha256(source.encode()).hexdigest()
-        with self.db.unit() as s:
-            if card_id is None:
-                card_id = secrets.token_hex(8)
-                s.add(CardRow(id=card_id, owner=owner, name=name[:200], sha256=sha,
-                              source=source))
-                return card_id
-            row = s.get(CardRow, card_id)
-            if row is None or row.owner != owner:
-                return None
-            row.name, row.sha256, row.source = name[:200], sha, source
-            row.updated_at = datetime.now(UTC)
-            return card_id
-
-    async def saved_card(self, card_id: str, owner: str | None) -> dict[str, Any] | None:
-        """One of the owner's saved cards (None for anyone else)."""
-        return cast(dict[str, Any] | None, await self.db.run(self._saved_card, card_id, owner))
-
-    def _saved_card(self, card_id: str, owner: str | None) -> dict[str, Any] | None:
-        with self.db.reading() as s:
-            row = s.get(CardRow, card_id)
-            if row is None or owner is None or row.owner != owner:
-                return None
-            return {"id": row.id, "name": row.name, "source": row.source}
-
-    async def cards_of(self, owner: str | None) -> list[dict[str, Any]]:
-        if owner is None:
-            return []
-        return list(await self.db.run(self._cards_of, owner))
-
-    def _cards_of(self, owner: str) -> list[dict[str, Any]]:
-        with self.db.reading() as s:
-            rows = s.scalars(select(CardRow).where(CardRow.owner == owner)
-                             .order_by(CardRow.updated_at.desc()).limit(100)).all()
-            return [{"id": r.id, "name": r.name} for r in rows]

@@ -5,7 +5,8 @@ A seat's secret token is its key. The lobby's POST answers with a redirect to on
 pages (Post/Redirect/Get), so that no address holds a token it did not hold before: the
 creator's browser keeps its tokens in two cookies (its own seat's, for the table page, and
 the invite links', for the page that shows them), and an invited friend's token is in the
-invite link only, then in the seat cookie.
+invite link only: opening it puts the token in the seat cookie and sends the browser on
+to the same address without it, so that it never stays in the address bar.
 """
 
 from __future__ import annotations
@@ -92,25 +93,56 @@ async def ready(request: Request, game_id: str, hub: HubDep, page: PagesDep) -> 
 @router.get("/t/{game_id}/join", response_model=None)
 async def join(request: Request, game_id: str, hub: HubDep, page: PagesDep,
                token: str | None = None) -> Response:
-    """An invite link: the first time, a form to choose a name; then the table."""
+    """An invite link: its token goes into the seat cookie and the browser is sent on to
+    the address without it; there, the first time, a form to choose a name; then the
+    table."""
     table = await _table(hub, page, game_id)
+    if token is not None:
+        seat = (await hub.seat_for_token(game_id, token)
+                if len(token) <= MAX_TOKEN_CHARS else None)
+        if seat is None:
+            return page.message(403, "Not a seat at this table", "This invite link is not "
+                                "valid for this table. You can still watch the game.",
+                                f"/t/{game_id}")
+        resp: Response = RedirectResponse(f"/t/{game_id}/join", status_code=303)
+        remember_seat(resp, request, game_id, token)
+        return resp
+    token = request.cookies.get(seat_cookie(game_id))
     seat = await hub.seat_for_token(game_id, token) if token else None
     if seat is None or token is None:
-        return page.message(403, "Not a seat at this table", "This invite link is not "
-                            "valid for this table. You can still watch the game.",
-                            f"/t/{game_id}")
+        return page.message(403, "Not a seat at this table", "This browser holds no seat at "
+                            "this table: open your invite link again. You can still watch "
+                            "the game.", f"/t/{game_id}")
     if await hub.seat_taken(game_id, seat):
-        return _to_table(request, game_id, token)
+        return RedirectResponse(f"/t/{game_id}", status_code=303)
     name = table.seats[seat].name
-    return _join_page(page, table, seat, token, "" if name == friend_name(seat) else name, [])
+    return await _join_page(hub, page, table, seat, token,
+                            "" if name == friend_name(seat) else name, [])
 
 
-def _join_page(page: Pages, table: LiveTable, seat: int, token: str, name: str,
-               errors: list[str]) -> HTMLResponse:
+#: the winds of the seats, as the table and the desk name them (two seats: East and West)
+WINDS = ("East", "South", "West", "North")
+
+
+def wind(seat: int, players: int) -> str:
+    return ("East", "West")[seat] if players == 2 else WINDS[seat]
+
+
+async def _join_page(hub: Hub, page: Pages, table: LiveTable, seat: int, token: str,
+                     name: str, errors: list[str]) -> HTMLResponse:
+    """The invited friend's page: the table's variant, rules and card, who plays, whether
+    play has started, and the name to choose."""
     others = [s.name for s in table.seats if s.seat != seat]
+    rules = table.state.rules
+    status = await hub.game_status(table.id)
+    started = "over" if status is not None and status[0] != "playing" else (
+        "waiting" if status is not None and status[1] else "playing")
     return page("join.html", status=400 if errors else 200, game_id=table.id, token=token,
                 seat=seat, chosen=name, placeholder=friend_name(seat), others=others,
-                errors=errors, max_name=MAX_NAME_CHARS)
+                errors=errors, max_name=MAX_NAME_CHARS, variant=rules.variant.title(),
+                players=rules.players, revision=rules.revision, card=table.card.name,
+                started=started, wind=wind(seat, rules.players),
+                grace=table.settings.grace_seconds, turn=table.settings.turn_seconds)
 
 
 def _to_table(request: Request, game_id: str, token: str) -> RedirectResponse:
@@ -135,6 +167,7 @@ async def choose_name(request: Request, game_id: str, hub: HubDep, page: PagesDe
         if not chosen:
             raise NotCreated("", "please write the name the other players will see")
     except NotCreated as err:
-        return _join_page(page, table, seat, token, name[:MAX_NAME_CHARS * 2], err.errors)
+        return await _join_page(hub, page, table, seat, token, name[:MAX_NAME_CHARS * 2],
+                                err.errors)
     await hub.name_seat(game_id, seat, chosen, owner)
     return _to_table(request, game_id, token)

@@ -21,6 +21,10 @@ from twinrack.server.hub import NewSeat
 MAX_NAME_CHARS = 40
 #: the call timer a table may be given, in seconds
 CALL_SECONDS = (3.0, 120.0)
+#: the grace period (how long an absent player has before the computer plays for them) and
+#: the turn timer a table may be given, in seconds
+GRACE_SECONDS = (3.0, 600.0)
+TURN_SECONDS = (3.0, 600.0)
 
 #: the variants, in the order the lobby lists them: (title, what a newcomer needs to know)
 VARIANT_TEXT: dict[str, tuple[str, str]] = {
@@ -39,21 +43,27 @@ VARIANT_TEXT: dict[str, tuple[str, str]] = {
                  "others pay."),
 }
 
-#: the computer levels, from the easiest: what playing against each is like
+#: the computer levels, from the weakest to the strongest as measured in docs/bots.md
+#: (greedy beats random in 99.8% of decisive games and wins about two thirds against the
+#: beginner and the intermediate; the expert beats greedy 70% of the time; the master wins
+#: 53-55% against the expert): what playing against each is like
 LEVEL_TEXT: dict[str, tuple[str, str]] = {
-    "random": ("Random", "Plays any legal move: a beginner's first opponent, easy to beat."),
-    "greedy": ("Greedy", "Chases the card lines its tiles are nearest to, one move at a time, "
-               "and claims whatever brings them closer. A fair club player."),
+    "random": ("Random", "Plays any legal move: a first opponent, easy to beat."),
     "beginner": ("Beginner", "New to the game: chases one line, misses claims, never thinks "
                  "of defence."),
     "intermediate": ("Intermediate", "Knows the card: plays tiles away, sticks to a plan, "
                      "misses a few claims."),
+    "greedy": ("Greedy", "Chases the card lines its tiles are nearest to, one move at a time, "
+               "and claims whatever brings them closer. A fair club player."),
     "expert": ("Expert", "Weighs the odds of drawing what each plan still needs from the "
-               "tiles it has not seen, keeps its options open and times its Mah Jonggs. The "
-               "strongest level."),
-    "master": ("Master", "The expert, playing each close decision out in its head first: "
-               "slower, and not yet stronger."),
+               "tiles it has not seen, keeps its options open and times its Mah Jonggs. A "
+               "strong player."),
+    "master": ("Master", "The strongest: the expert, playing each close decision out many "
+               "times in its head before it commits. It beats the expert in about 54% of "
+               "games and takes a little longer to move."),
 }
+#: the level the set-up form offers first, as "Play the computer" plays
+DEFAULT_LEVEL = "expert"
 
 #: the lobby's "Play the computer" button: Siamese against the expert, 2024 rules
 QUICK_GAME: dict[str, str] = {"variant": "siamese", "players": "2", "revision": "2024",
@@ -141,9 +151,12 @@ class TableForm:
     call_seconds: str = ""
     card_choice: str = "practice"
     saved_card: str = ""
-    seat1: str = "greedy"
-    seat2: str = "greedy"
-    seat3: str = "greedy"
+    seat1: str = DEFAULT_LEVEL
+    seat2: str = DEFAULT_LEVEL
+    seat3: str = DEFAULT_LEVEL
+    grace_seconds: str = ""
+    turn_seconds: str = ""
+    listed: str = ""
     #: the American game's score: ``nmjl`` or ``tournament`` (other variants ignore it)
     scoring: str = "nmjl"
 
@@ -158,17 +171,23 @@ class TableForm:
             raise NotCreated(RULES_REFUSED, err.message) from None
 
     def call_timer(self, default: float) -> float:
-        if not self.call_seconds.strip():
-            return default
-        low, high = CALL_SECONDS
-        try:
-            seconds = float(self.call_seconds)
-        except ValueError:
-            seconds = -1.0
-        if len(self.call_seconds) > 12 or not low <= seconds <= high:
-            raise NotCreated(FORM_REFUSED, f"the call timer is between {low:.0f} and "
-                                           f"{high:.0f} seconds")
-        return seconds
+        got = _seconds(self.call_seconds, CALL_SECONDS, "the call timer")
+        return default if got is None else got
+
+    def grace_period(self, default: float) -> float:
+        got = _seconds(self.grace_seconds, GRACE_SECONDS, "the time a table waits for an "
+                                                           "absent player")
+        return default if got is None else got
+
+    def turn_timer(self) -> float | None:
+        """The turn timer's seconds (None: off, the default)."""
+        if self.turn_seconds.strip().lower() in ("", "off", "0"):
+            return None
+        return _seconds(self.turn_seconds, TURN_SECONDS, "the turn timer")
+
+    @property
+    def open_to_watch(self) -> bool:
+        return self.listed.strip().lower() in ("on", "1", "yes", "true")
 
     def seats(self, owner: str | None) -> list[NewSeat]:
         """Seat 1 is the creator's; the others are friends (invited by link) or computers."""
@@ -179,11 +198,33 @@ class TableForm:
                 raise NotCreated(FORM_REFUSED, f"there is no computer level {k[:20]!r}")
         seats = [NewSeat(checked_name(self.name, "Player"), "human", owner)]
         for i, k in enumerate(kinds[1:], start=1):
-            seats.append(NewSeat(friend_name(i) if k == "human" else f"Computer {i + 1} ({k})",
-                                 k))
+            seats.append(NewSeat(friend_name(i) if k == "human" else
+                                 computer_name(k, kinds[1:i].count(k) + 1,
+                                               kinds.count(k) > 1), k))
         return seats
+
+
+def _seconds(text: str, bounds: tuple[float, float], what: str) -> float | None:
+    """Seconds as typed in a form (None: left empty), refused whole out of ``bounds``."""
+    if not text.strip():
+        return None
+    low, high = bounds
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if len(text) > 12 or not low <= seconds <= high:
+        raise NotCreated(FORM_REFUSED, f"{what} is between {low:.0f} and {high:.0f} seconds")
+    return seconds
 
 
 def friend_name(seat: int) -> str:
     """The name of an invited seat until its player chooses one."""
     return f"Friend {seat + 1}"
+
+
+def computer_name(level: str, nth: int = 1, numbered: bool = False) -> str:
+    """A computer seat's name: "Computer (Expert)", numbered when a table has several of
+    the same level ("Computer 2 (Expert)")."""
+    title = LEVEL_TEXT.get(level, (level.title(), ""))[0]
+    return f"Computer {nth} ({title})" if numbered else f"Computer ({title})"

@@ -18,6 +18,7 @@ from twinrack.server.hub import Hub
 from twinrack.server.invite_routes import remember_host, remember_seat
 from twinrack.server.lobby_forms import (
     CARD_REFUSED,
+    DEFAULT_LEVEL,
     MAX_NAME_CHARS,
     QUICK_GAME,
     NotCreated,
@@ -39,11 +40,12 @@ router = APIRouter()
 def _table_form(name: str = Form("Player"), variant: str = Form("siamese"),
                 players: str = Form("2"), revision: str = Form("2024"),
                 call_seconds: str = Form(""), card_choice: str = Form("practice"),
-                saved_card: str = Form(""), seat1: str = Form("greedy"),
-                seat2: str = Form("greedy"), seat3: str = Form("greedy"),
-                scoring: str = Form("nmjl")) -> TableForm:
+                saved_card: str = Form(""), seat1: str = Form(DEFAULT_LEVEL),
+                seat2: str = Form(DEFAULT_LEVEL), seat3: str = Form(DEFAULT_LEVEL),
+                grace_seconds: str = Form(""), turn_seconds: str = Form(""),
+                listed: str = Form(""), scoring: str = Form("nmjl")) -> TableForm:
     return TableForm(name, variant, players, revision, call_seconds, card_choice, saved_card,
-                     seat1, seat2, seat3, scoring)
+                     seat1, seat2, seat3, grace_seconds, turn_seconds, listed, scoring)
 
 
 async def _uploaded(upload: UploadFile | None, hub: Hub, limits: Limits) -> Card:
@@ -97,7 +99,8 @@ def _lobby(page: Pages, form: dict[str, Any], my_cards: list[dict[str, Any]],
 @router.get("/", response_class=HTMLResponse)
 async def lobby(hub: HubDep, page: PagesDep, owner: OwnerDep,
                 card: str | None = None) -> HTMLResponse:
-    form = asdict(TableForm(call_seconds=f"{hub.settings.call_seconds:g}"))
+    form = asdict(TableForm(call_seconds=f"{hub.settings.call_seconds:g}",
+                            grace_seconds=f"{hub.settings.grace_seconds:g}"))
     if card:
         form.update(card_choice="saved", saved_card=card)
     return _lobby(page, form, await hub.cards_of(owner), await hub.live_games())
@@ -116,12 +119,14 @@ async def create_table(request: Request, form: Annotated[TableForm, Depends(_tab
             raise NotCreated(BUSY, "too many new tables from your address in a short time: "
                                    "wait a minute and try again", status=429)
         rules = form.rules()
-        call_seconds = form.call_timer(hub.settings.call_seconds)
+        settings = hub.table_settings(form.call_timer(hub.settings.call_seconds),
+                                      form.grace_period(hub.settings.grace_seconds),
+                                      form.turn_timer(), form.open_to_watch)
         seats = form.seats(owner)
         card = await _card(form, card_file, hub, limits, owner)
     except NotCreated as err:
         return _lobby(page, asdict(form), await hub.cards_of(owner), [], err)
-    created = await hub.create(rules, card, seats, call_seconds)
+    created = await hub.create(rules, card, seats, settings)
     game_id, tokens = created.game_id, created.tokens
     invited = len(tokens) > 1
     resp = RedirectResponse(f"/t/{game_id}/ready" if invited else f"/t/{game_id}",
@@ -141,8 +146,7 @@ async def history(request: Request, hub: HubDep, page: PagesDep,
     for g in games:
         if g["status"] == "playing":
             unfinished.append({**g, "url": f"/t/{g['id']}"})
-        else:
-            totals = (g["result"] or {}).get("totals") or []
-            mine = totals[g["seat"]] if g["seat"] < len(totals) else 0
-            finished.append({**g, "result": f"{mine:+d} points"})
+        else:  # "won by 80, +130 to +50"
+            said = g["outcome_words"] or "no score"
+            finished.append({**g, "result": f"{said[:1].upper()}{said[1:]}"})
     return page("history.html", unfinished=unfinished, finished=finished)

@@ -50,6 +50,17 @@ class GameRow(Base):
     #: the game its seats went on to play once this one ended (the first to ask made it;
     #: each seat keeps its own token there)
     rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    #: seconds an absent player has before the computer plays for them (None: the
+    #: server's own setting, TWINRACK_GRACE_SECONDS)
+    grace_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: the turn timer: seconds a person has to make a move before the computer makes it
+    #: for them (None: no turn timer)
+    turn_seconds: Mapped[float | None] = mapped_column(Float, nullable=True)
+    #: the waiting room: nothing is played until the host starts the game or every
+    #: invited player is at the table (docs/protocol.md, "Tables nobody can block")
+    waiting: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: "open to watch": listed in the lobby's tables in play
+    listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
     seats: Mapped[list[SeatRow]] = relationship(back_populates="game",
                                                 order_by="SeatRow.seat",
@@ -71,6 +82,11 @@ class SeatRow(Base):
     #: keep claim windows open for this seat even when it may only pass (its page's
     #: "always ask" setting)
     always_ask: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: "pass for me unless the claim helps my plan" (on by default for 3 or 4 players)
+    auto_pass: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: the computer plays this seat until its player comes back (its grace period ran
+    #: out, or the host handed it to the computer)
+    away: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     #: the browser (cookie id) that took this seat, for "my games"
     owner: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
 

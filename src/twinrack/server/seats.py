@@ -16,6 +16,22 @@ from twinrack.server import wire
 T = TypeVar("T")
 
 
+@dataclass(frozen=True)
+class TableSettings:
+    """What the host chose for a table when creating it (kept with the game)."""
+
+    #: the call timer: seconds each person has to claim a discard
+    call_seconds: float = 10.0
+    #: seconds an absent player (one who has not joined, or left) has before the computer
+    #: plays for them
+    grace_seconds: float = 60.0
+    #: the turn timer: seconds a person has for a move before the computer makes that
+    #: move for them (None: no turn timer)
+    turn_seconds: float | None = None
+    #: "open to watch": listed among the lobby's tables in play
+    listed: bool = False
+
+
 @dataclass
 class LiveSeat:
     seat: int
@@ -23,10 +39,18 @@ class LiveSeat:
     kind: str  # "human" or a bot level
     token_hash: str | None = None
     connected: int = 0
-    left_at: float | None = None  # when the last connection of a human closed
+    #: since when (monotonic clock) a person's seat has had no connection: its last one
+    #: closed, or play started (or the table was loaded) without one
+    absent_since: float | None = None
     #: keep claim windows open even when passing is all this seat may do (the page's
     #: "always ask" setting): passing at once would tell the table it could not claim
     always_ask: bool = False
+    #: "pass for me unless the claim helps my plan": the seat is not asked about a discard
+    #: whose claim the hints say does not help; the call timer passes for it
+    auto_pass: bool = False
+    #: the computer plays this person's seat until they come back (stored: the grace
+    #: period ran out, or the host handed the seat to the computer)
+    away: bool = False
 
     @property
     def is_bot(self) -> bool:
@@ -100,7 +124,9 @@ class Connection:
 
 @dataclass
 class TableCommand:
-    kind: str  # "action", "bot", "bot_move", "timer", "wake", "resume", "autopass", "takeover"
+    #: "action", "bot", "bot_move", "timer", "turn_timer", "wake", "resume", "autopass",
+    #: "takeover", "start", "hand_over", "back"
+    kind: str
     seat: int | None = None
     version: int | None = None
     msg_id: str | None = None
@@ -110,3 +136,6 @@ class TableCommand:
     action: Action | None = None
     rng_state: Any = None
     rows: list[dict[str, Any]] = field(default_factory=list)
+    #: who a bot's move is made for: "bot" (a computer seat, or a person's seat the
+    #: computer plays) or "timer" (one move the turn timer makes for a person)
+    by: str = "bot"

@@ -7,6 +7,9 @@ resync. An accepted action is applied to a copy of the game, stored in the datab
 only then does the copy become the table's game and go out, as a view per seat: nothing
 else of the game state leaves the server, and nothing is shown that is not stored.
 
+Who plays each seat and when (the waiting room, absent players, the turn timer, "pass
+unless the claim helps my plan") is :mod:`twinrack.server.presence`'s.
+
 When storing fails the table pauses: its players are told it waits for storage, their
 commands are refused as retryable, and the table retries with backoff until the database
 answers, then takes in whatever the failed write did store after all, and plays on.
@@ -39,43 +42,44 @@ from twinrack.engine import (
 from twinrack.engine.actions import decisions
 from twinrack.errors import IllegalActionError, TwinRackError
 from twinrack.server import jobs, wire
-from twinrack.server.encoding import Encoder, legal_json, objects_json
-from twinrack.server.seats import Connection, LiveSeat, Mailbox, TableCommand
+from twinrack.server.encoding import Encoder
+from twinrack.server.presence import HOST, KeepSettings, Presence
+from twinrack.server.seats import Connection, LiveSeat, Mailbox, TableCommand, TableSettings
+from twinrack.server.table_advice import Advice
 from twinrack.server.workers import Workers
 from twinrack.server.writer import result_of, row_of
 
 log = logging.getLogger("twinrack.table")
 
 Store = Callable[..., Awaitable[None]]
-#: records a seat's "always ask" setting: (game id, seat, on)
-KeepSetting = Callable[[str, int, bool], Awaitable[None]]
 #: the actions stored after ``seq`` (what a write that seemed to fail may have stored)
 Tail = Callable[[str, int], Awaitable[list[dict[str, Any]]]]
 
-#: up to this many racks a seat, claim advice is worked out on the event loop
-POOLED_ADVICE_RACKS = 2  # (see LiveTable._prepare_legal)
 #: the longest wait between two attempts to reach the database while paused
 MAX_BACKOFF = 5.0
 
 
-class LiveTable:
+class LiveTable(Presence, Advice):
     """A game in play (or finished and still open in some browser)."""
 
     def __init__(self, game_id: str, state: GameState, card: Card, seats: list[LiveSeat],
-                 store: Store, tail: Tail, workers: Workers, *, call_seconds: float,
-                 grace_seconds: float, bot_delay: float,
+                 store: Store, tail: Tail, workers: Workers, *, settings: TableSettings,
+                 bot_delay: float, waiting: bool = False,
                  msg_ids: dict[tuple[int, str], int] | None = None,
-                 keep_setting: KeepSetting | None = None) -> None:
+                 keep: KeepSettings | None = None) -> None:
         self.id = game_id
-        self.keep_setting = keep_setting
+        self.keep = keep
         self.state = state
         self.card = card
         self.seats = seats
         self.store = store
         self.tail = tail
         self.workers = workers
-        self.call_seconds = call_seconds
-        self.grace_seconds = grace_seconds
+        self.settings = settings
+        self.call_seconds = settings.call_seconds
+        self.waiting = waiting
+        self.turn_clock = {}
+        self.claim_checks = {}
         self.bot_delay = bot_delay if any(not s.is_bot for s in seats) else 0.0
         self.msg_ids: dict[tuple[int, str], int] = dict(msg_ids or {})
         self.conns: set[Connection] = set()
@@ -106,6 +110,7 @@ class LiveTable:
     def start(self) -> None:
         if self.task is None:
             self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
+            self._absent_from_now()
             self._schedule()
 
     async def stop(self) -> None:
@@ -160,7 +165,8 @@ class LiveTable:
         if seat is not None:
             s = self.seats[seat]
             s.connected += 1
-            s.left_at = None
+            if not s.is_bot:
+                self._arrived(s)
         self._send_state(conn)
         self._broadcast_players()
         self._schedule()
@@ -177,10 +183,7 @@ class LiveTable:
         if conn.seat is not None:
             s = self.seats[conn.seat]
             s.connected = max(0, s.connected - 1)
-            if s.connected == 0 and not s.is_bot:
-                s.left_at = time.monotonic()
-                # everyone sees the countdown end: a bot plays for the seat now
-                self._later(self.grace_seconds + 0.01, TableCommand("takeover", seat=s.seat))
+            self._departed(s)
         self._broadcast_players()
         self._schedule()
 
@@ -194,7 +197,7 @@ class LiveTable:
 
     async def settle(self) -> None:
         """Passes owed at once are made before anyone looks (every command queued so far)."""
-        if self.task is None or self.closed or not self._silent():
+        if self.task is None or self.closed or self.waiting or not self._silent():
             return
         done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.submit(TableCommand("autopass", version=self.state.public_version, done=done))
@@ -216,10 +219,10 @@ class LiveTable:
         elif cmd.kind == "bot_move":
             if (self.paused or cmd.seat is None or cmd.version != st.seen_version(cmd.seat)
                     or st.over or cmd.seat not in st.to_act()
-                    or not self._bot_should_play(cmd.seat)):
+                    or not (cmd.by == "timer" or self._bot_should_play(cmd.seat))):
                 return
             assert cmd.action is not None
-            if await self._apply(cmd.action, by="bot", msg_id=None):
+            if await self._apply(cmd.action, by=cmd.by, msg_id=None):
                 self.rngs[cmd.seat].setstate(cmd.rng_state)
         elif cmd.kind == "timer":
             await self._timer(cmd)
@@ -229,15 +232,18 @@ class LiveTable:
             if cmd.version == st.public_version and self._silent() and not self.paused:
                 await self._auto_pass()
                 self._announce()
-        elif cmd.kind == "takeover":
-            self._broadcast_players()
         elif cmd.kind == "resume":
             self._resume(cmd.rows)
+        else:
+            await self._presence_command(cmd)
 
     async def _timer(self, cmd: TableCommand) -> None:
         """The call timer ran out (its version is the public one: moves do not count)."""
         st = self.state
         if self.deadline is None or cmd.version != st.public_version or st.over or self.paused:
+            return
+        if self.abandoned:  # it stands still; whoever comes back gets the whole time
+            self.deadline = None
             return
         if time.monotonic() < self.deadline[1] - 0.01:
             self._schedule()
@@ -272,6 +278,10 @@ class LiveTable:
             self._refuse(conn, "storage_unavailable", "the table is waiting for its "
                          "database; send the same command again once it is back", cmd.msg_id,
                          retryable=True)
+            return
+        if self.waiting:
+            self._refuse(conn, "waiting", "the game has not started yet: the host starts it, "
+                         "or it starts once everyone is at the table", cmd.msg_id)
             return
         st = self.state
         if cmd.version != st.seen_version(conn.seat):  # others' moves do not make it stale
@@ -438,17 +448,18 @@ class LiveTable:
         st = self.state
         seat = cmd.seat
         if (seat is None or self.paused or cmd.version != st.seen_version(seat) or st.over
-                or seat not in st.to_act() or not self._bot_should_play(seat)
+                or seat not in st.to_act()
+                or not (cmd.by == "timer" or self._bot_should_play(seat))
                 or (seat, cmd.version) in self.thinking):
             return
         legal = legal_actions(st, seat)
         if not legal:
             return
         self.thinking.add((seat, cmd.version))
-        self._spawn(self._bot_job(seat, cmd.version, view(st, seat), legal))
+        self._spawn(self._bot_job(seat, cmd.version, view(st, seat), legal, cmd.by))
 
     async def _bot_job(self, seat: int, version: int, seat_view: Any,
-                       legal: list[Action]) -> None:
+                       legal: list[Action], by: str) -> None:
         kind = self.seats[seat].kind
         level = "greedy" if kind == "human" else kind
         rng_state = self.rngs[seat].getstate()
@@ -465,37 +476,33 @@ class LiveTable:
         finally:
             self.thinking.discard((seat, version))
         self.submit(TableCommand("bot_move", seat=seat, version=version, action=action,
-                            rng_state=after))
-
-    def _bot_should_play(self, seat: int) -> bool:
-        s = self.seats[seat]
-        return s.is_bot or (s.connected == 0 and s.left_at is not None
-                            and time.monotonic() - s.left_at >= self.grace_seconds)
+                                 rng_state=after, by=by))
 
     def _schedule(self, announce: bool = True) -> None:
-        """After any change: let bots move, start the call timer, wake for absent players."""
+        """After any change: pass for those who may only pass, let bots move, start the
+        call timer and the turn timers, wake for absent players (not in the waiting room,
+        nor at a table nobody is at: server/presence.py)."""
         st = self.state
-        if st.over or self.closed or self.paused:
+        if st.over or self.closed or self.paused or self.waiting:
             return
         version = st.public_version  # the call timer's: private moves do not restart it
         now = time.monotonic()
         if self._silent():
             self._later(0, TableCommand("autopass", version=version))
             return
+        if self.abandoned:
+            self.turn_clock.clear()
+            return
         humans_to_answer = False
         for seat in st.to_act():
-            s = self.seats[seat]
-            mine = st.seen_version(seat)
-            if s.is_bot:
-                self._later(self.bot_delay, TableCommand("bot", seat=seat, version=mine))
-            elif s.connected == 0 and s.left_at is not None:
-                wait = s.left_at + self.grace_seconds - now
-                if wait <= 0:
-                    self._later(self.bot_delay, TableCommand("bot", seat=seat, version=mine))
-                else:
-                    self._later(wait + 0.01, TableCommand("wake", version=version))
-            if not s.is_bot and st.phase == "window":
+            if self._bot_should_play(seat):
+                self._later(self.bot_delay, TableCommand("bot", seat=seat,
+                                                         version=st.seen_version(seat)))
+            if not self.seats[seat].is_bot and st.phase == "window":
                 humans_to_answer = True
+        self._watch_absent()
+        self._run_turn_clocks(now)
+        self._check_claims()
         if humans_to_answer:
             if self.deadline is None or self.deadline[0] != version:
                 self.deadline = (version, now + self.call_seconds)
@@ -522,19 +529,6 @@ class LiveTable:
             self.queue.put_nowait(cmd)
 
     # ------------------------------------------------------------------ messages
-
-    def players(self) -> list[dict[str, Any]]:
-        return [{"seat": s.seat, "name": s.name, "kind": s.kind, "connected": s.connected > 0,
-                 "bot_playing": not s.is_bot and self._bot_should_play(s.seat),
-                 "takeover_ms": self._takeover_ms(s)}
-                for s in self.seats]
-
-    def _takeover_ms(self, s: LiveSeat) -> int | None:
-        """For a person whose connections all closed: the grace period's time left."""
-        if s.is_bot or s.connected or s.left_at is None or self.state.over:
-            return None
-        left = s.left_at + self.grace_seconds - time.monotonic()
-        return int(left * 1000) if left > 0 else None
 
     def result(self) -> dict[str, Any]:
         return result_of(self.state)
@@ -565,6 +559,11 @@ class LiveTable:
                 if st.over else None,
                 "call_seconds": self.call_seconds,
                 "always_ask": None if seat is None else self.seats[seat].always_ask,
+                "auto_pass": None if seat is None else self.seats[seat].auto_pass,
+                "claim_check": self.claim_check(seat),
+                "waiting": self.waiting, "host": seat == HOST,
+                "grace_seconds": self.settings.grace_seconds,
+                "turn_seconds": self.settings.turn_seconds,
                 "rematch": self._rematch_url(seat),
                 "record_url": f"/api/games/{self.id}/record"}
 
@@ -584,90 +583,23 @@ class LiveTable:
     async def set_always_ask(self, conn: Connection, on: bool) -> None:
         """The seat's "always ask" setting, stored first (a failed write changes nothing
         and says so); passes it owes at once follow (see _silent)."""
+        await self._set_flag(conn, "always_ask", on)
+
+    async def set_auto_pass(self, conn: Connection, on: bool) -> None:
+        """The seat's "pass unless the claim helps my plan" setting, stored first."""
+        await self._set_flag(conn, "auto_pass", on)
+
+    async def _set_flag(self, conn: Connection, name: str, on: bool) -> None:
         seat = conn.seat
-        if seat is not None and self.seats[seat].always_ask != on:
-            try:
-                if self.keep_setting is not None:
-                    await self.keep_setting(self.id, seat, on)
-            except Exception as err:
-                log.warning("table %s: storing seat %d's setting failed (%r)", self.id,
-                            seat, err)
+        if seat is not None and getattr(self.seats[seat], name) != on:
+            if not await self._keep(seat, **{name: on}):
                 conn.send({"type": "error", "code": "storage_unavailable", "retryable": True,
                            "message": "the setting could not be saved: try again"})
                 return
-            self.seats[seat].always_ask = on
+            setattr(self.seats[seat], name, on)
+            self.claim_checks.pop(seat, None)
             self._schedule()
         self._send_state(conn)
-
-    async def _prepare_legal(self) -> None:
-        """In a claim window with more than two racks a seat, the seats' legal actions and
-        what each claim would do are worked out in the worker pool first (up to 0.18 s on
-        four racks; with two, under 12 ms, less than the trip to the pool). Should the pool
-        fail, the claims go out without their advice rather than hold the table up."""
-        st = self.state
-        if (st.window is None or st.rules.racks <= POOLED_ADVICE_RACKS or self.paused
-                or self.closed):
-            return
-        seats = [s for s in st.to_act() if self.legal_sent.get(s, (None,))[0] != st.version]
-        if not seats:
-            return
-        try:
-            made = await self.workers.run(self.id, jobs.legal_for, self.card.source,
-                                          self.card.path, jobs.detach(st.copy()), seats)
-        except TwinRackError as err:
-            log.warning("table %s: claim advice: %s", self.id, err.message)
-            made = {seat: wire.legal_objects(st, seat, advice=False) for seat in seats}
-        if self.state.version == st.version:
-            for seat, objects in made.items():
-                self.legal_sent[seat] = (st.version, objects_json(objects))
-
-    def _legal(self, seat: int | None) -> Any:
-        """The seat's legal actions as protocol objects, encoded once per version for all
-        its connections; none while the table is paused."""
-        st = self.state
-        if seat is None or self.paused:
-            return []
-        sent = self.legal_sent.get(seat)
-        if sent is None or sent[0] != st.version:
-            sent = self.legal_sent[seat] = (st.version, legal_json(st, seat))
-        return sent[1]
-
-    def _hints(self, conn: Connection, v: Any) -> dict[str, Any] | None:
-        """Hints for a seat with a decision to make: from the cache, or asked of the
-        worker pool (they follow in a ``hints`` message)."""
-        st = self.state
-        seat = conn.seat
-        if seat is None or not conn.hints or st.over or seat not in st.to_act():
-            return None
-        key = (st.seen_version(seat), seat)
-        if key in self.hint_cache:
-            return self.hint_cache[key]
-        if key not in self.hint_jobs:
-            self.hint_jobs.add(key)
-            self._spawn(self._hint_job(key, v))
-        return None
-
-    async def _hint_job(self, key: tuple[int, int], v: Any) -> None:
-        try:
-            if key[0] != self.state.seen_version(key[1]):
-                return
-            try:
-                out: dict[str, Any] | None = await self.workers.run(
-                    self.id, jobs.hints_for, self.card.source, self.card.path, v,
-                    legal_actions(self.state, key[1]))
-            except TwinRackError as err:  # hints are advice: never let them break the table
-                log.warning("table %s: hints: %s", self.id, err.message)
-                out = None
-            if len(self.hint_cache) > 32:
-                self.hint_cache.clear()
-            self.hint_cache[key] = out
-            if key[0] == self.state.seen_version(key[1]) and out is not None:
-                msg = {"type": "hints", "version": key[0], "hints": out}
-                for c in list(self.conns):
-                    if c.seat == key[1] and c.hints:
-                        c.send(msg)
-        finally:
-            self.hint_jobs.discard(key)
 
     def _send_state(self, conn: Connection) -> None:
         conn.send(self.state_message(conn))
@@ -694,7 +626,3 @@ class LiveTable:
         msg = {"type": "players", "players": self.players()}
         for conn in list(self.conns):
             conn.send(msg)
-
-    async def set_hints(self, conn: Connection, on: bool) -> None:
-        conn.hints = on
-        self._send_state(conn)

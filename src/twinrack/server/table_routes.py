@@ -12,8 +12,9 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from twinrack.errors import TwinRackError
 from twinrack.server import accounts, wire
-from twinrack.server.deps import HubDep, LimitsDep, OwnerDep, PagesDep, Refused, https
-from twinrack.server.guard import BadMessage, check_action, read_message
+from twinrack.server.deps import HubDep, LimitsDep, OwnerDep, PagesDep, Refused
+from twinrack.server.guard import BadMessage, check_action, check_seat, read_message
+from twinrack.server.invite_routes import MAX_TOKEN_CHARS, remember_seat, seat_cookie
 from twinrack.server.seats import Connection, TableCommand
 from twinrack.server.table import LiveTable
 from twinrack.server.workers import JobFailed
@@ -49,29 +50,30 @@ TableApi = Annotated[LiveTable, Depends(_table_api)]
 # ---------------------------------------------------------------------- pages
 
 
-@router.get("/t/{game_id}", response_class=HTMLResponse)
+@router.get("/t/{game_id}", response_model=None)
 async def table_page(request: Request, game_id: str, table: TablePage, hub: HubDep,
-                     page: PagesDep, owner: OwnerDep, token: str | None = None) -> HTMLResponse:
-    seat_cookie = f"twinrack_seat_{game_id}"
-    if token is None:
-        # a browser that opened its invite link before comes back without it
-        remembered = request.cookies.get(seat_cookie)
-        if remembered and await hub.seat_for_token(game_id, remembered) is not None:
-            token = remembered
-    my_seat = await hub.seat_for_token(game_id, token) if token else None
-    if token and my_seat is None:
-        return page.message(403, "Not a seat at this table", "This invite link is not valid "
-                            "for this table. You can still watch the game.", f"/t/{game_id}")
+                     page: PagesDep, owner: OwnerDep, token: str | None = None) -> Response:
+    """The table as the seat of the browser's seat cookie sees it (else a spectator). A
+    token in the address (a link kept for another device) goes into that cookie, and the
+    browser is sent on to the address without it: a copied address never hands over a
+    seat."""
+    if token is not None:
+        if len(token) > MAX_TOKEN_CHARS or await hub.seat_for_token(game_id, token) is None:
+            return page.message(403, "Not a seat at this table", "This link is not a seat "
+                                "at this table. You can still watch the game.",
+                                f"/t/{game_id}")
+        resp: Response = RedirectResponse(f"/t/{game_id}", status_code=303)
+        remember_seat(resp, request, game_id, token)
+        return resp
+    remembered = request.cookies.get(seat_cookie(game_id))
+    my_seat = await hub.seat_for_token(game_id, remembered) if remembered else None
     if my_seat is not None and owner:
         await hub.claim_owner(game_id, my_seat, owner)
     if my_seat is not None:
         await accounts.seat_taken(request, game_id, my_seat)
-    resp = page("table.html", game_id=game_id, token=token or "", seat=my_seat,
-                names=[s.name for s in table.seats], worker=hub.owner_hint(game_id) or "")
-    if token and my_seat is not None:
-        resp.set_cookie(seat_cookie, token, max_age=3600 * 24 * 60, httponly=True,
-                        samesite="lax", path=f"/t/{game_id}", secure=https(request))
-    return resp
+    return page("table.html", game_id=game_id, token=remembered if my_seat is not None else "",
+                seat=my_seat, names=[s.name for s in table.seats],
+                worker=hub.owner_hint(game_id) or "")
 
 
 @router.post("/t/{game_id}/rematch", response_model=None)
@@ -81,7 +83,7 @@ async def rematch(request: Request, game_id: str, table: TablePage, hub: HubDep,
     """The same seats, names, rules, card and call timer, a new seed: the first seat of a
     finished game to ask creates it (Hub.rematch), every seat is offered it on its table
     page, and each goes to its own seat there with its own token (Post/Redirect/Get)."""
-    token = token or request.cookies.get(f"twinrack_seat_{game_id}") or ""
+    token = token or request.cookies.get(seat_cookie(game_id)) or ""
     seat = await hub.seat_for_token(game_id, token) if token else None
     if seat is None:
         return page.message(403, "Not a seat at this table", "Only the players of a game "
@@ -95,7 +97,10 @@ async def rematch(request: Request, game_id: str, table: TablePage, hub: HubDep,
                                 "address in a short time: wait a minute and try again.",
                                 f"/t/{game_id}")
         new_id = await hub.rematch(table, seat, owner)
-    return RedirectResponse(f"/t/{new_id}?token={token}", status_code=303)
+    # the seat keeps its token at the rematch: in its cookie there, never in the address
+    resp = RedirectResponse(f"/t/{new_id}", status_code=303)
+    remember_seat(resp, request, new_id, token)
+    return resp
 
 
 @router.get("/t/{game_id}/replay", response_class=HTMLResponse)
@@ -105,7 +110,7 @@ async def replay_page(request: Request, game_id: str, table: TablePage, hub: Hub
         return page.message(403, "Not finished yet", "A game can be replayed with every hand "
                             "shown only once it has ended.", f"/t/{game_id}")
     # the review panel starts at the viewer's own seat when its browser holds one
-    remembered = request.cookies.get(f"twinrack_seat_{game_id}")
+    remembered = request.cookies.get(seat_cookie(game_id))
     seat = await hub.seat_for_token(game_id, remembered) if remembered else None
     return page("replay.html", game_id=game_id, seat=seat)
 
@@ -144,11 +149,20 @@ def _answer(table: LiveTable, conn: Connection, seat: int | None, frame: Any) ->
         return table.set_hints(conn, msg.get("on") is True)
     elif kind == "always_ask":
         return table.set_always_ask(conn, msg.get("on") is True)
+    elif kind == "auto_pass":
+        return table.set_auto_pass(conn, msg.get("on") is True)
+    elif kind == "start":
+        msg_id = msg.get("msg_id")
+        table.submit(TableCommand("start", conn=conn, msg_id=msg_id if isinstance(
+            msg_id, str) and len(msg_id) <= 64 else None))
+    elif kind == "hand_over":
+        target, msg_id = check_seat(msg)
+        table.submit(TableCommand("hand_over", seat=target, conn=conn, msg_id=msg_id))
     elif kind == "ping":
         conn.send({"type": "pong"})
     else:
         raise BadMessage("bad_message", "unknown message type (expected action, hints, "
-                                        "always_ask or ping)")
+                                        "always_ask, auto_pass, start, hand_over or ping)")
     return None
 
 

@@ -165,7 +165,8 @@ def score_object(result: dict[str, Any], viewer: int | None, names: Sequence[str
     """The final score as the protocol sends it: the stored result (its totals, lines, end
     reason and winner), its ``ending`` in words for ``viewer`` ("You win with a Mah Jongg
     on every rack.") and the ``verdict``, one line for the top of the end screen ("You won
-    +120: Mah Jongg on both racks"); ``racks``: how many racks each player has."""
+    by 240, +120 to -120: Mah Jongg on both racks"); ``racks``: how many racks each player
+    has."""
     said = end_words(result["end_reason"], result["winner"], names_for(names, viewer))
     verdict = verdict_words(result["totals"], result["end_reason"], result["winner"], viewer,
                             names, racks)

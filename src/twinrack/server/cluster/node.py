@@ -367,12 +367,17 @@ class Node:
             table.submit(TableCommand("action", seat=conn.seat, version=msg.get("v"),
                                       msg_id=msg.get("m"), text=str(msg.get("a", "")),
                                       conn=conn))
+        elif kind in ("start", "hand_over"):  # the seat: the one handed to the computer
+            table.submit(TableCommand(kind, seat=msg.get("seat"), msg_id=msg.get("m"),
+                                      conn=conn))
         elif kind in ("hints", "resync"):
             if kind == "resync":
                 conn.log_sent = 0
             self._spawn(table.set_hints(conn, bool(msg.get("on", conn.hints))))
         elif kind == "always_ask":
             self._spawn(table.set_always_ask(conn, bool(msg.get("on"))))
+        elif kind == "auto_pass":
+            self._spawn(table.set_auto_pass(conn, bool(msg.get("on"))))
 
     def _drop_remote(self, key: tuple[str, str], game_id: str, conn: RemoteConnection) -> None:
         self.remote.pop(key, None)
@@ -491,23 +496,29 @@ class Node:
                 table.submit(cmd)
                 return
         elif sock.owner is not None:
-            self.bus.command(sock.owner, {"k": "action", "t": game_id, "s": sock.id,
-                                          "w": self.worker, "v": cmd.version,
-                                          "m": cmd.msg_id, "a": cmd.text})
+            if cmd.kind == "action":
+                self.bus.command(sock.owner, {"k": "action", "t": game_id, "s": sock.id,
+                                              "w": self.worker, "v": cmd.version,
+                                              "m": cmd.msg_id, "a": cmd.text})
+            else:  # the waiting room's start, a seat handed to the computer
+                self.bus.command(sock.owner, {"k": cmd.kind, "t": game_id, "s": sock.id,
+                                              "w": self.worker, "seat": cmd.seat,
+                                              "m": cmd.msg_id})
             return
         sock.tell({**MOVING, "msg_id": cmd.msg_id})
 
     async def route_setting(self, game_id: str, conn: Connection, kind: str,
                             on: bool) -> None:
-        """A socket's "hints" or "always_ask" switch, to the table's owner."""
+        """A socket's "hints", "always_ask" or "auto_pass" switch, to the table's owner."""
         sock = self.by_conn.get(conn)
         if sock is None:
             return
         if sock.owner == self.worker:
             table = self.hub.tables.get(game_id)
             if table is not None and conn in table.conns:
-                await (table.set_hints(conn, on) if kind == "hints"
-                       else table.set_always_ask(conn, on))
+                setter = {"hints": table.set_hints, "always_ask": table.set_always_ask,
+                          "auto_pass": table.set_auto_pass}[kind]
+                await setter(conn, on)
         elif sock.owner is not None:
             self.bus.command(sock.owner, {"k": kind, "t": game_id, "s": sock.id,
                                           "w": self.worker, "on": on})

@@ -147,3 +147,6 @@ class RoutedTable(LiveTable):
 
     async def set_always_ask(self, conn: Connection, on: bool) -> None:
         await self.node.route_setting(self.id, conn, "always_ask", on)
+
+    async def set_auto_pass(self, conn: Connection, on: bool) -> None:
+        await self.node.route_setting(self.id, conn, "auto_pass", on)

@@ -3,7 +3,7 @@ sign-ins, password reset links, the seats accounts took, the facts of finished g
 the ratings.
 
 Revision ID: 0009
-Revises: 0007 (re-chained after 0008 when the branches merge)
+Revises: 0008
 Create Date: 2026-12-03
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0007"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 

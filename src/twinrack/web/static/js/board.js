@@ -2,11 +2,12 @@
 import { html } from "/static/vendor/preact-htm.js";
 import { Backs, Tile, TileRow, splitTiles, tileLabel } from "./tiles.js";
 
-/** A seat as the page names it: "Seat 2 (Bea)". */
+/** A seat as the page names it: its name ("Bea"; issue 26: not "Seat 2 (Bea)"), else
+ * "Seat 2". */
 export function seatName(names, s) {
   const n = Number(s);
   const name = names && names[n];
-  return name ? `Seat ${n + 1} (${name})` : `Seat ${n + 1}`;
+  return name || `Seat ${n + 1}`;
 }
 
 /** What lies on one rack for everyone to see: exposures, a Mah Jongg, a DEAD mark. */

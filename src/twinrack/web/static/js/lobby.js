@@ -34,3 +34,27 @@ if (players) {
   for (const v of variants) v.addEventListener("change", offerCounts);
   offerCounts();
 }
+
+// The player's name, remembered by this browser: every name field marked data-remember
+// starts with it (unless the server sent back a refused form as typed) and keeps what is
+// typed or sent; "Play the computer" plays under it too.
+const NAME_KEY = "twinrack.name";
+
+function rememberedName() {
+  try { return window.localStorage.getItem(NAME_KEY) || ""; } catch (_e) { return ""; }
+}
+
+function rememberName(name) {
+  const clean = (name || "").trim();
+  if (!clean) return;
+  try { window.localStorage.setItem(NAME_KEY, clean); } catch (_e) { /* private mode */ }
+}
+
+for (const field of document.querySelectorAll("input[data-remember=name]")) {
+  const known = rememberedName();
+  if (known && field.dataset.typed !== "true") field.value = known;
+  if (field.type !== "hidden") field.addEventListener("change", () => rememberName(field.value));
+  if (field.form) field.form.addEventListener("submit", () => {
+    if (field.type !== "hidden") rememberName(field.value);
+  });
+}

@@ -9,6 +9,7 @@ import { Hints, HowItWorks, hintNow } from "./hints.js";
 import { KeysHelp, useKeys } from "./keys.js";
 import { legalActions } from "./legal.js";
 import { GameLog } from "./log.js";
+import { SeatsPanel } from "./presence.js";
 import { Prompt } from "./prompt.js";
 import { MyRacks } from "./racks.js";
 import { DiscardRow, TableRing, WINDS } from "./seats.js";
@@ -132,6 +133,7 @@ export function App({ game, token, worker }) {
       alwaysAsk=${msg.always_ask} setAlwaysAsk=${table.setAlwaysAsk} />
     <${Banners} conn=${conn} paused=${msg.paused} notice=${table.notice}
       dismiss=${() => table.setNotice(null)} />
+    <${SeatsPanel} msg=${msg} players=${table.players} raw=${table.raw} game=${game} token=${token} />
     <div class="table-grid">
       <div class="table-main">
         ${msg.score && html`<${Verdict} score=${msg.score} />`}

@@ -4,7 +4,11 @@ import { html } from "/static/vendor/preact-htm.js";
 import { RackPublic } from "../board.js";
 import { Backs, Tile, TileRow, splitTiles, tileLabel } from "../tiles.js";
 
-export const WINDS = ["East", "South", "West", "North"];
+/** The seats' winds, as the tournament desk names them too: the two seats of a Siamese
+ * table sit across from each other, East and West (the page's `data-players`). */
+const ROOT = typeof document !== "undefined" && document.getElementById("table-root");
+export const WINDS = ROOT && ROOT.dataset.players === "2" ? ["East", "West"]
+  : ["East", "South", "West", "North"];
 
 /** "East: Ann" (a seat's wind and name; seat 0 is East, then in turn order). */
 export function seatTitle(names, s) {
