@@ -43,6 +43,7 @@ from twinrack.bots.greedy import (
     with_exposure,
 )
 from twinrack.bots.master import MasterBot
+from twinrack.bots.review_words import group_words
 from twinrack.bots.seen import Position, choices, position, unseen
 from twinrack.card import Card
 from twinrack.card.compiled import IMPOSSIBLE
@@ -148,7 +149,7 @@ def advise(view: View, card: Card, legal: Sequence[Action], level: str = "master
     shown = _as_shown(ctx, best, legal, made)
     if shown != best:
         best = shown
-        made = _mark(made, best)
+        made = _first(_mark(made, best), best)
     plan = bot.best(seat.free, ctx.racks) if ctx.racks else None
     away = plan.away if plan is not None and plan.away < IMPOSSIBLE else None
     return Advice(best, tuple(made), away, bot)
@@ -235,21 +236,6 @@ def _away(n: int) -> int | None:
     return None if n >= IMPOSSIBLE else n
 
 
-def _tiles_words(tiles: Sequence[int]) -> str:
-    """"8 Crak, 8 Crak, Joker" as "two 8 Crak and a Joker"."""
-    counts: dict[int, int] = {}
-    for t in tiles:
-        counts[t] = counts.get(t, 0) + 1
-    words = {1: "a", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
-    parts = []
-    for t, n in counts.items():
-        name = tile_label(t) if t != JOKER else "Joker"
-        many = "s" if n > 1 and t == JOKER else ""
-        parts.append(f"{words.get(n, str(n))} {name}{many}" if n > 1 or t == JOKER
-                     else name)
-    return " and ".join(parts) if len(parts) <= 2 else ", ".join(parts)
-
-
 def _line_words(line: Hand | None) -> str:
     return "no line" if line is None else f"{line.id} ({line.value} points)"
 
@@ -326,6 +312,17 @@ def _mahjongg_choices(ctx: _Context, options: Sequence[MahJongg], best: Action) 
     return _mark(_ranked(scored, best), best)
 
 
+def _first(made: list[Choice], best: Action) -> list[Choice]:
+    """The choices with the coach's own moved to the front of its verb's group."""
+    text = best.body()
+    mine = [c for c in made if c.text == text]
+    if not mine:
+        return made
+    at = next(i for i, c in enumerate(made) if c.verb == mine[0].verb)
+    rest = [c for c in made if c.text != text]
+    return rest[:at] + mine + rest[at:]
+
+
 def _mark(ranked: list[Choice], best: Action) -> list[Choice]:
     text = best.body()
     return [Choice(c.text, c.verb, c.note, c.line, c.points, c.away, c.jokers,
@@ -349,10 +346,8 @@ def _exposure_choices(ctx: _Context, options: Sequence[Expose], best: Action) ->
         line, _now = ctx.plan_line(after, new_racks, a.rack)
         away = ctx.after_discard(after, new_racks)
         jokers = a.tiles.count(JOKER)
-        note = (f"for {_line_words(line)} on rack {a.rack + 1}; your plan "
-                f"{'then ' + str(away) + ' away' if away < IMPOSSIBLE else 'then has no line'}")
-        if jokers:
-            note += f"; it commits {_tiles_words([JOKER] * jokers).replace('a Joker', 'one Joker')}"
+        plan = f"{away} away" if away < IMPOSSIBLE else "no line left"
+        note = f"{group_words(a.tiles)} for {_line_words(line)}: your plan then {plan}"
         scored.append(((-round(u, 9), jokers, -_overlap(ctx.view, a.rack, a.tiles), a.rack),
                        Choice(a.body(), a.verb, note, line.id if line else None,
                               line.value if line else None, _away(away), jokers)))
@@ -457,10 +452,10 @@ def _expose_claim(ctx: _Context, a: Claim, tile: int, name: str,
     if away >= IMPOSSIBLE:
         note = f"exposing {name} leaves no line of the card"
     elif away < now:
-        note = (f"expose {_tiles_words(tiles)} on rack {rack + 1} for {_line_words(line)}: "
+        note = (f"expose {group_words(tiles)} on rack {rack + 1} for {_line_words(line)}: "
                 f"your plan goes from {now} to {away} away")
     else:
-        note = (f"expose {_tiles_words(tiles)} on rack {rack + 1} for {_line_words(line)}: "
+        note = (f"expose {group_words(tiles)} on rack {rack + 1} for {_line_words(line)}: "
                 f"your plan {'stays' if away == now else 'goes to'} {away} away")
     return (2, away, jokers), Choice(a.body(), a.verb, note, line.id if line else None,
                                      line.value if line else None, _away(away), jokers)

@@ -40,6 +40,7 @@ from twinrack.bots.feeding import FeedWarning, feeding
 from twinrack.bots.greedy import Racks, declarations, left_after, minus, open_racks, plus
 from twinrack.bots.hint_words import claim_reason, discard_reason, exchange_words, mj_words
 from twinrack.bots.plans import Planner, planner
+from twinrack.bots.review_words import group_words
 from twinrack.bots.seen import Position, choices, open_lines, position, unseen
 from twinrack.bots.shares import (
     Line,
@@ -285,8 +286,8 @@ def _summary(s: _Seen, advice: Advice | None, mahjongg: MahjonggHint | None,
         return exchange_words(advice, advice.best)
     if advice is not None and isinstance(advice.best, Expose):
         c = advice.choice(advice.best)
-        return f"Expose {_group(advice.best.tiles)} on rack {advice.best.rack + 1}" + (
-            f": {c.note}." if c else ".")
+        note = c.note if c else group_words(advice.best.tiles)
+        return f"Expose {note.replace(' for ', f' on rack {advice.best.rack + 1} for ', 1)}."
     if plan is None:
         return mahjongg.text if mahjongg else (
             "No line of the card is still possible on your open racks.")
@@ -296,10 +297,6 @@ def _summary(s: _Seen, advice: Advice | None, mahjongg: MahjonggHint | None,
     after = "" if discard is None else f" once you discard {tile_label(discard)}"
     text = f"Best plan{after}: {' + '.join(parts)}: {plan.away} away in all, {value} points."
     return f"{mahjongg.text} {text}" if mahjongg else text
-
-
-def _group(tiles: Sequence[int]) -> str:
-    return " ".join(tile_label(t) for t in tiles)
 
 
 def _mahjongg(s: _Seen, advice: Advice) -> MahjonggHint | None:
@@ -396,4 +393,6 @@ def _action(advice: Advice | None, discard: DiscardHint | None, claim: ClaimHint
     c = advice.choice(best)
     if isinstance(best, Exchange):
         return ActionHint(best.body(), best.verb, exchange_words(advice, best))
+    if c is None and isinstance(best, Pass):
+        return ActionHint(best.body(), best.verb, "Nothing to declare: pass.")
     return ActionHint(best.body(), best.verb, c.note if c is not None else "")
