@@ -167,3 +167,36 @@ def test_choices_name_their_line_best_first_with_the_hints_marked_and_keys(
     assert fake.actions()[-1]["action"] == "expose 1 6C 6C J"
     errors.check()
     ctx.close()
+
+
+def test_view_the_card_in_the_lobby_and_the_card_editor(server: str, browser: Any) -> None:
+    ctx = browser.new_context(viewport=PHONE)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    page.goto(f"{server}/")
+    page.click("#view-card")
+    page.wait_for_selector("#card-drawer .card-line")
+    assert page.locator(".card-line").count() == 70
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    page.click("#card-close")
+    # an uploaded file, read by the server's check before any table is made
+    page.check("#card-upload-choice")
+    source = ('name = "Two lines"\n\n[[hand]]\nid = "A-1"\nsection = "A"\n'
+              'pattern = "FF 2222a 0000 2222b"\nvalue = 25\n\n[[hand]]\nid = "B-1"\n'
+              'section = "B"\npattern = "11a 22a 33a 44a 55a 66a 77a"\nvalue = 50\nconcealed = true\n')
+    page.set_input_files("input[name=card_file]", files=[{
+        "name": "two.toml", "mimeType": "text/plain", "buffer": source.encode()}])
+    page.click("#view-card")
+    page.wait_for_selector("#card-drawer .card-line[data-line='B-1']")
+    assert page.locator(".card-section h3").all_inner_texts() == ["A", "B"]
+    assert page.inner_text(".card-line[data-line='B-1'] .cl-mark") == "C"
+    page.goto(f"{server}/cards")
+    assert page.locator("#view-card").is_disabled()  # a new card: nothing to show yet
+    page.set_input_files(".card-head input[type=file]", files=[{
+        "name": "two.toml", "mimeType": "text/plain", "buffer": source.encode()}])
+    page.wait_for_selector("#view-card:enabled")
+    page.click("#view-card")
+    page.wait_for_selector("#card-drawer .card-line[data-line='A-1']")
+    assert page.locator(".card-line").count() == 2
+    errors.check()
+    ctx.close()

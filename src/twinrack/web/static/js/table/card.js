@@ -13,7 +13,7 @@ let pattern = null;
 
 function escape(s) { return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"); }
 
-function learn(card) {
+export function learnCard(card) {
   known = card ? card.sections.flatMap((s) => s.lines.map((l) => l.id))
     .sort((a, b) => b.length - a.length) : [];
   pattern = known.length ? new RegExp(`(?<![\\w-])(${known.map(escape).join("|")})(?![\\w-])`, "g") : null;
@@ -49,7 +49,7 @@ export function useCard(src) {
     if (!src) return undefined;
     let live = true;
     fetch(src).then((r) => (r.ok ? r.json() : null)).then((c) => {
-      if (live && c) { learn(c); setCard(c); }
+      if (live && c) { learnCard(c); setCard(c); }
     }).catch(() => {});
     return () => { live = false; };
   }, [src]);
@@ -75,8 +75,8 @@ function CardLine({ line, away, focus, openAll }) {
 }
 
 /** The panel: closed until asked (the Card button, the K key, a line name). */
-export function CardPanel({ card, reach, openLines }) {
-  const [at, setAt] = useState(undefined);  // undefined: closed; null: open at the top
+export function CardPanel({ card, reach, openLines, startOpen = false }) {
+  const [at, setAt] = useState(startOpen ? null : undefined);  // undefined: closed; null: at the top
   useEffect(() => {
     const on = (e) => setAt(e.detail);
     const key = (e) => {
