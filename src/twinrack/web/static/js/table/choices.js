@@ -66,19 +66,25 @@ export function choiceKeys(f, legal, hints) {
   return shownChoices(f, legal, hints).flatMap(([, , actions]) => actions.map(([a]) => a));
 }
 
+/** How many choices of a group show before "more" (the coach's best first). */
+const FIRST = 3;
+
 export function Choices({ f, legal, busy, act, hints }) {
   const shown = shownChoices(f, legal, hints);
   if (!shown.length) return null;
   let n = 0;
+  const button = (words) => ([a, c]) => {
+    const [text, tiles, note] = words(a, c);
+    n += 1;
+    return html`<${ChoiceButton} action=${a} text=${text} coach=${c} tiles=${tiles} busy=${busy}
+      act=${act} n=${n} note=${note !== false} />`;
+  };
   return html`<section class="choices" aria-label="Choices">
     ${shown.map(([cls, title, actions, words]) => html`<div class=${cls}>
-      ${title && html`<h3>${title}</h3>`}
-      <ul>${actions.map(([a, c]) => {
-        const [text, tiles, note] = words(a, c);
-        n += 1;
-        return html`<${ChoiceButton} action=${a} text=${text} coach=${c} tiles=${tiles} busy=${busy}
-          act=${act} n=${n} note=${note !== false} />`;
-      })}</ul>
+      ${title && html`<h3>${title}${actions.length > 1 ? html` <span class="muted">(${actions.length}, best first)</span>` : ""}</h3>`}
+      <ul>${actions.slice(0, FIRST).map(button(words))}</ul>
+      ${actions.length > FIRST && html`<details class="more-choices"><summary>${actions.length - FIRST} more</summary>
+        <ul>${actions.slice(FIRST).map(button(words))}</ul></details>`}
       ${actions.some(([, c]) => c && c.line) && html`<p class="choice-lines muted">Lines: ${
         [...new Set(actions.map(([, c]) => c && c.line).filter(Boolean))].map((id) => html`<${LineLink} id=${id} /> `)}</p>`}
     </div>`)}

@@ -68,8 +68,8 @@ export function Controls({ f, legal, selection, busy, act, moveTo, hints, arrang
       coach=${coach} act=${act}>Claim for Mah Jongg</${ActButton}>
     ${double && html`<${ActButton} id="btn-claim-double" action=${double} busy=${busy} cls="claim-btn"
       coach=${coach} act=${act}>Claim Double Mah Jongg</${ActButton}>`}
-    ${legal.one("pass") && html`<${ActButton} id="btn-pass" keys="P" action=${legal.one("pass")} busy=${busy}
-      act=${act} coach=${coach}>${f.v.phase === "declare" ? "Pass (no declaration)" : "Pass"}</${ActButton}>`}
+    <${ActButton} id="btn-pass" keys="P" action=${legal.one("pass")} busy=${busy}
+      act=${act} coach=${coach}>${f.v.phase === "declare" ? "Pass (no declaration)" : "Pass"}</${ActButton}>
     ${arrange && html`<button type="button" id="btn-arrange" aria-keyshortcuts="A" disabled=${busy}
       onClick=${arrange} title="move your tiles so that each rack shows the line the hint plans for it">
       Arrange as the plan</button>`}
