@@ -132,3 +132,29 @@ def test_the_advice_is_the_same_whatever_the_arrangement() -> None:
     apply(game, move)
     after = advise(view(game, 0), card, legal_actions(game, 0))
     assert after.best == before.best
+
+
+def test_a_discard_that_may_feed_an_exposed_hand_is_warned_of_from_what_is_shown() -> None:
+    """Seat 1 shows 2B 2B 2B and 4B 4B 4B on rack 1: the lines those two exposures fit
+    (2468-5 wants 6 Bam) make a 6 Bam discard a risk; the warning names the seat, its
+    rack and the line, and the hinted discard's reason carries the warning it has."""
+    from tests.engine.helpers import R, play, rig
+
+    game = rig(R(), hands=["2B 4B 6B 8B 8B", "2B 2B 4B 4B"], picks="N N E",
+               avoid="2B 4B 6B 8B")
+    play(game, "0: discard 2B", "1: claim expose", "1: expose 1 2B 2B 2B", "1: discard 1C",
+         "0: pass", "0: discard 4B", "1: claim expose", "1: expose 1 4B 4B 4B",
+         "1: discard 2C", "0: pass")
+    card = practice_card()
+    h = hints(view(game, 0), card, legal=legal_actions(game, 0))
+    by_tile = {w.to_dict()["tile"]: w.to_dict() for w in h.warnings}
+    assert by_tile["6B"]["seat"] == 1 and by_tile["6B"]["rack"] == 0
+    assert by_tile["6B"]["lines"] == ["2468-5"] and by_tile["6B"]["wins"] is False
+    assert by_tile["6B"]["text"] == (
+        "Careful: 6 Bam may nearly complete the hand of {who} on rack 1: its 2 exposures "
+        "fit only lines that still want it (2468-5).")
+    assert "J" not in by_tile  # a discarded Joker cannot be claimed
+    assert h.discard is not None and "{who}" not in h.discard.reason
+    if h.discard.tile in by_tile:
+        assert h.discard.reason.endswith(by_tile[h.discard.tile]["text"].removesuffix(".")
+                                         .replace("{who}", "seat 2"))

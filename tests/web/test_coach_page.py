@@ -200,3 +200,37 @@ def test_view_the_card_in_the_lobby_and_the_card_editor(server: str, browser: An
     assert page.locator(".card-line").count() == 2
     errors.check()
     ctx.close()
+
+
+def test_a_discard_that_may_feed_an_opponent_is_warned_of_before_it_is_made(
+        server: str, browser: Any) -> None:
+    ctx = browser.new_context(viewport=DESKTOP)
+    page = ctx.new_page()
+    errors = PageErrors(page)
+    fake = ScriptedServer()
+    page.route_web_socket(re.compile(r"/ws/"), fake.handler)
+    fake.set_state([("discard 1B", False), ("discard 2B", False)], version=5,
+                   log=["start siamese 2 2024 " + "ab" * 32, "deal 1 27"], verbs=["discard"],
+                   acquired="2B", placed=0)
+    said = ("Careful: 1 Bam may nearly complete the hand of {who} on rack 1: its 2 exposures "
+            "fit only lines that still want it (Runs-1).")
+    fake.state["hints"] = {
+        "summary": "", "mahjongg": None, "claim": None, "racks": [], "plans": [],
+        "discard": {"tile": "3B", "reason": "3 Bam is the tile your plan needs least"},
+        "exchange": None, "arrange": [], "reach": [], "choices": [],
+        "action": {"text": "discard 3B", "verb": "discard", "reason": ""},
+        "warnings": [{"tile": "1B", "seat": 1, "rack": 0, "lines": ["Runs-1"], "wins": False,
+                      "text": said}]}
+    fake.state["legal"].append(fake.state["legal"][0] | {"text": "discard 3B", "tile": "3B"})
+    create_table(page, server, "Ann", "random")
+    wait_version(page, 5)
+    button = page.locator("#btn-discard")
+    assert "Discard 3 Bam (hint)" in button.inner_text()  # the hint's tile, not the fresh one
+    assert button.get_attribute("data-feeds") == "false"
+    assert page.locator("#hint-warnings").count() == 0
+    page.click(".hand-tile[data-tile='1B']")
+    assert button.get_attribute("data-feeds") == "true"
+    assert page.inner_text("#hint-warnings") == said.replace("{who}", "Bea")
+    assert page.locator("#hint-warnings .line-link[data-line='Runs-1']").count() == 1
+    errors.check()
+    ctx.close()

@@ -30,8 +30,9 @@ def discard_reason(pl: Planner, seat: Position, advice: Advice, tile: int, befor
         text += (f". You could declare Mah Jongg now ({c.line}, {c.points} points), but "
                  "kept concealed it can still grow, into a Double Mah Jongg or a dearer "
                  "line, while the wall is long")
-    if warnings:
-        text += f". {warnings[0].text.removesuffix('.')}"
+    if warnings:  # named by seat here: this text is read as it is (the web, the terminal)
+        w = warnings[0]
+        text += f". {w.text.removesuffix('.').replace('{who}', f'seat {w.seat + 1}')}"
     return text
 
 

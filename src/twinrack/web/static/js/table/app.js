@@ -168,7 +168,8 @@ export function App({ game, token, worker }) {
         ${msg.score && html`<${EndPanel} f=${f} msg=${msg} game=${game} token=${token} />`}
       </div>
       <aside class="side">
-        ${f.seated && hintsOn && !f.over && html`<${Hints} hints=${msg.hints} names=${f.names} />`}
+        ${f.seated && hintsOn && !f.over && html`<${Hints} hints=${msg.hints} names=${f.names}
+          tile=${discardTile(selection, msg.hints, legal)} />`}
         ${f.seated && !f.over && html`<${HowItWorks} racks=${f.v.racks} />`}
         <${GameLog} log=${table.log} />
       </aside>

@@ -53,13 +53,17 @@ export function Controls({ f, legal, selection, busy, act, moveTo, hints, arrang
   const tile = discardTile(selection, hints, legal);
   const discard = tile ? legal.discard(tile) : null;
   const coach = coachChoices(hints);
+  const feeds = !!(tile && hints && (hints.warnings || []).some((w) => w.tile === tile));
   const double = legal.claim("double");
   const window = f.v.phase === "window" || f.v.phase === "declare";
   return html`<div class="controls" role="toolbar" aria-label="Actions" data-phase=${f.v.phase}>
-    ${!window && html`<button type="button" id="btn-discard" class="primary" aria-keyshortcuts="D"
+    ${!window && html`<button type="button" id="btn-discard" aria-keyshortcuts="D"
+      class=${`primary ${feeds ? "with-advice warn" : ""}`} data-feeds=${feeds ? "true" : "false"}
+      title=${feeds ? "this discard may help an opponent finish an exposed hand: see the hints" : undefined}
       disabled=${busy || !discard} onClick=${() => act(discard)}>
       ${tile ? `Discard ${tileLabel(tile)}` : "Discard (select a tile)"}${tile && !selection.byHand
-        && hints && hints.discard && hints.discard.tile === tile ? " (hint)" : ""}</button>`}
+        && hints && hints.discard && hints.discard.tile === tile ? " (hint)" : ""}${feeds
+        ? html`<small class="advice">may help an opponent: see the hints</small>` : ""}</button>`}
     ${f.v.phase !== "declare" && html`<${MoveButtons} legal=${legal} selected=${selected}
       racks=${f.v.racks} busy=${busy} moveTo=${moveTo} />`}
     <${ActButton} id="btn-claim-expose" keys="C" action=${legal.claim("expose")} busy=${busy} cls="claim-btn"

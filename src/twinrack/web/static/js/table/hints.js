@@ -46,14 +46,15 @@ export function hintNow(hints) {
 
 /** Warnings before a discard that may give an opponent its hand (from what the table
  * shows), each naming the opponent. */
-function Warnings({ warnings, names }) {
-  if (!warnings || !warnings.length) return null;
-  return html`<ul class="hint-warnings" id="hint-warnings">${warnings.map((w) => html`<li
+export function Warnings({ warnings, names, tile }) {
+  const mine = (warnings || []).filter((w) => w.tile === tile);
+  if (!mine.length) return null;
+  return html`<ul class="hint-warnings" id="hint-warnings">${mine.map((w) => html`<li
     class=${`hint-warn ${w.wins ? "wins" : ""}`} data-tile=${w.tile} role="note"><${Tile} t=${w.tile} size="xs" />
     <${Linked} text=${w.text.replace("{who}", (names && names[w.seat]) || `seat ${w.seat + 1}`)} /></li>`)}</ul>`;
 }
 
-function HintsBody({ hints, names }) {
+function HintsBody({ hints, names, tile }) {
   if (!hints) return html`<p class="muted">Hints appear when you have a decision to make.</p>`;
   const racks = hints.racks || [];
   const plans = hints.plans || [];
@@ -66,7 +67,8 @@ function HintsBody({ hints, names }) {
     ${discard && html`<p class="hint-discard">Suggested discard:${" "}<${Tile} t=${discard.tile} size="xs" />
       <strong>${tileLabel(discard.tile)}</strong>
       ${discard.reason && html`<br /><span class="muted"><${Linked} text=${discard.reason} /></span>`}</p>`}
-    <${Warnings} warnings=${hints.warnings} names=${names} />
+    ${tile && (!discard || tile !== discard.tile) && html`<${Warnings} warnings=${hints.warnings}
+      names=${names} tile=${tile} />`}
     ${hints.summary && !hints.mahjongg && html`<p class="hint-plan"><${Linked} text=${hints.summary} /></p>`}
     ${!hints.summary && plans.length > 0 && html`<p class="hint-plan">Best plan:
       <strong>${plans[0].ids.map((id, i) => html`${i ? " + " : ""}<${LineLink} id=${id} />`)}</strong>
@@ -82,10 +84,10 @@ function HintsBody({ hints, names }) {
   </div>`;
 }
 
-export function Hints({ hints, names }) {
+export function Hints({ hints, names, tile }) {
   return html`<section class="hints" aria-labelledby="hints-title">
     <h2 id="hints-title">Hints</h2>
-    <${HintsBody} hints=${hints} names=${names} />
+    <${HintsBody} hints=${hints} names=${names} tile=${tile} />
   </section>`;
 }
 
