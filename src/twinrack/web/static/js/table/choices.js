@@ -37,8 +37,8 @@ function groups(f) {
         ? `Mah Jongg on rack ${a.rack + 1}` : `Declare rack ${a.rack + 1} as arranged`,
     a.tiles.length ? a.tiles : null, !(c && c.line)]],
     ["choice-group", "Expose a group", "expose", (a, c) => [named(`Expose on rack ${a.rack + 1}`, c), a.tiles]],
-    ["choice-group", "Exchange for a Joker", "exchange", (a) => [`Give ${tileLabel(a.tile)} ` +
-      `for the Joker in ${whose(a.owner)} rack ${a.rack + 1}, group ${a.index + 1}`, [a.tile, "J"]]],
+    ["choice-group", "Exchange for a Joker", "exchange", (a, c) => [named(`Give ${tileLabel(a.tile)} ` +
+      `for the Joker in ${whose(a.owner)} rack ${a.rack + 1}, group ${a.index + 1}`, c), [a.tile, "J"]]],
     ["choice-group", "Declare a special hand", "declare", (a) => [`Declare ${a.hand}`, a.tiles]],
     ["choice-group", null, "undeclare", () => ["Go off the declared hand", null]],
     ["choice-group", null, "withdraw", () => ["Withdraw the claim (the tile goes back)", null]],

@@ -63,7 +63,7 @@ function HintsBody({ hints, names, tile }) {
     ${hints.mahjongg && html`<p class="hint-mj"><strong><${Linked} text=${hints.mahjongg.text} /></strong></p>`}
     ${hints.claim && html`<p class=${`hint-claim ${hints.claim.helps ? "helps" : ""}`}>
       <${Tile} t=${hints.claim.tile} size="xs" /> <${Linked} text=${hints.claim.reason} /></p>`}
-    ${hints.exchange && html`<p class="hint-exchange" id="hint-exchange"><${Linked} text=${hints.exchange.reason} /></p>`}
+    ${hints.exchange && hints.exchange.reason !== hints.summary && html`<p class="hint-exchange" id="hint-exchange"><${Linked} text=${hints.exchange.reason} /></p>`}
     ${discard && html`<p class="hint-discard">Suggested discard:${" "}<${Tile} t=${discard.tile} size="xs" />
       <strong>${tileLabel(discard.tile)}</strong>
       ${discard.reason && html`<br /><span class="muted"><${Linked} text=${discard.reason} /></span>`}</p>`}
