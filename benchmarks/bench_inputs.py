@@ -28,7 +28,6 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
-
 from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from tests.web.test_browser import served  # noqa: E402
 
@@ -79,7 +78,7 @@ def play(page: Any, turns: int, hint_wait: float) -> dict[str, Any]:
         try:
             page.wait_for_selector("#hint-now", timeout=hint_wait * 1000)
             hints.append(time.monotonic() - ready)
-        except Exception:  # noqa: BLE001  (no hint for this decision: the plain key then)
+        except Exception:
             pass
         keys = _keys_for(page)
         mahjongg = page.locator(".mj-choices button.choice[data-best='true']").count() > 0

@@ -26,7 +26,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -203,10 +203,8 @@ def card(studio: Studio) -> list[Path]:
     ctx = studio.browser.new_context(viewport=DESKTOP)
     game_id = studio.new_table(ctx, seat1="expert")
     page = studio.played_to(ctx, game_id, 12)
-    try:
+    with suppress(PlaywrightTimeout):
         page.wait_for_selector("#hint-now", timeout=30_000)
-    except PlaywrightTimeout:
-        pass
     page.click("#btn-card")
     page.wait_for_selector("#card-drawer .card-line")
     reach = page.locator(".card-line.in-reach")

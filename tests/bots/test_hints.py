@@ -10,8 +10,8 @@ import pytest
 
 from tests.engine.helpers import R, play, rig
 from twinrack.bots.coach import advise
-from twinrack.bots.master import MasterBot
 from twinrack.bots.hints import DiscardHint, hints, view_rng
+from twinrack.bots.master import MasterBot
 from twinrack.card import practice_card
 from twinrack.engine import Discard, Move, RuleSet, apply, legal_actions, new_game, view
 from twinrack.engine.state import GameState

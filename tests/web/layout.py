@@ -41,7 +41,8 @@ LAYOUT_JS = """([blocks, pieces]) => {
     if (a.contains(b) || b.contains(a)) continue;
     const x = Math.min(ra.right, rb.right) - Math.max(ra.left, rb.left);
     const y = Math.min(ra.bottom, rb.bottom) - Math.max(ra.top, rb.top);
-    if (x > 1 && y > 1) out.push(`${name(a)} overlaps ${name(b)} (${Math.round(x)}x${Math.round(y)})`);
+    if (x > 1 && y > 1)
+      out.push(`${name(a)} overlaps ${name(b)} (${Math.round(x)}x${Math.round(y)})`);
   }
   for (const [sel, box] of pieces) for (const e of document.querySelectorAll(sel)) {
     const r = shown(e); const owner = e.closest(box); const o = owner && shown(owner);
@@ -54,7 +55,8 @@ LAYOUT_JS = """([blocks, pieces]) => {
   }
   for (const e of document.querySelectorAll('.rack-name')) {
     const r = shown(e);
-    if (r && r.height > 2.2 * parseFloat(getComputedStyle(e).fontSize)) out.push(`${name(e)} wraps`);
+    if (r && r.height > 2.2 * parseFloat(getComputedStyle(e).fontSize))
+      out.push(`${name(e)} wraps`);
   }
   return [...new Set(out)].slice(0, 20);
 }"""

@@ -183,7 +183,8 @@ def test_view_the_card_in_the_lobby_and_the_card_editor(server: str, browser: An
     page.check("#card-upload-choice")
     source = ('name = "Two lines"\n\n[[hand]]\nid = "A-1"\nsection = "A"\n'
               'pattern = "FF 2222a 0000 2222b"\nvalue = 25\n\n[[hand]]\nid = "B-1"\n'
-              'section = "B"\npattern = "11a 22a 33a 44a 55a 66a 77a"\nvalue = 50\nconcealed = true\n')
+              'section = "B"\npattern = "11a 22a 33a 44a 55a 66a 77a"\nvalue = 50\n'
+              'concealed = true\n')
     page.set_input_files("input[name=card_file]", files=[{
         "name": "two.toml", "mimeType": "text/plain", "buffer": source.encode()}])
     page.click("#view-card")

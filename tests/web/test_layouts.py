@@ -44,7 +44,8 @@ def _above_my_racks(page: Any) -> list[str]:
     return list(page.evaluate("""() => {
       const racks = document.querySelector('.my-racks').getBoundingClientRect().top;
       const out = [];
-      for (const s of ['.centre .wall-count', '.ring .seat']) for (const e of document.querySelectorAll(s))
+      for (const s of ['.centre .wall-count', '.ring .seat'])
+        for (const e of document.querySelectorAll(s))
         if (e.getBoundingClientRect().bottom > racks + 1) out.push(s);
       return out; }"""))
 
