@@ -165,6 +165,11 @@ def test_choices_name_their_line_best_first_with_the_hints_marked_and_keys(
     page.keyboard.press("3")
     wait_version(page, 6)
     assert fake.actions()[-1]["action"] == "expose 1 6C 6C J"
+    page.locator("body").focus()
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    page.keyboard.press("Enter")  # what the hint says: its marked choice
+    wait_version(page, 7)
+    assert fake.actions()[-1]["action"] == "mahjongg 2"
     errors.check()
     ctx.close()
 

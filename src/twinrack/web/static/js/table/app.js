@@ -99,6 +99,7 @@ function keyCommands(play, f, hints, toggleHints, help) {
     jump: () => hints && hints.discard && selection.jump(hints.discard.tile),
     choice: (i) => keyed[i] && act(keyed[i]),
     arrange: () => arrange && arrange(),
+    accept: () => hints && hints.action && act(legal.all.find((a) => a.text === hints.action.text)),
     card: () => openLine(null),
     move: () => sel && targets.length && moveTo(sel.rack, sel.tile, targets[0]),
     claim: () => act(legal.bestClaim()), pass: () => act(legal.one("pass")) };
