@@ -660,7 +660,7 @@ def _layout(m: Marked, ctx: Context) -> None:
 
 KEY_NAMES = {"ArrowLeft": "←", "ArrowRight": "→", "ArrowUp": "↑", "ArrowDown": "↓",
              "Escape": "Esc", " ": "Space", "PageUp": "Page Up", "PageDown": "Page Down",
-             "Home": "Home", "End": "End", "Tab": "Tab", "?": "?"}
+             "Home": "Home", "End": "End", "Tab": "Tab", "?": "?", "Enter": "Enter"}
 
 
 def script_keys(source: Path) -> set[str]:

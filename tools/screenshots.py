@@ -27,7 +27,7 @@ import tempfile
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -199,6 +199,24 @@ def siamese(studio: Studio) -> list[Path]:
     return shots
 
 
+def card(studio: Studio) -> list[Path]:
+    """The card panel open at the table, the lines within reach highlighted."""
+    ctx = studio.browser.new_context(viewport=DESKTOP)
+    game_id = studio.new_table(ctx, seat1="expert")
+    page = studio.played_to(ctx, game_id, 12)
+    with suppress(PlaywrightTimeout):
+        page.wait_for_selector("#hint-now", timeout=30_000)
+    page.click("#btn-card")
+    page.wait_for_selector("#card-drawer .card-line")
+    reach = page.locator(".card-line.in-reach")
+    if reach.count():
+        reach.first.scroll_into_view_if_needed()
+    page.wait_for_timeout(300)
+    shots = [studio.save(page, "table-card")]
+    ctx.close()
+    return shots
+
+
 def royale(studio: Studio) -> list[Path]:
     ctx = studio.browser.new_context(viewport=DESKTOP)
     game_id = studio.new_table(ctx, variant="royale", players="4", seat1="greedy",
@@ -210,7 +228,8 @@ def royale(studio: Studio) -> list[Path]:
 
 def imperial(studio: Studio) -> list[Path]:
     ctx = studio.browser.new_context(viewport=DESKTOP)
-    game_id = studio.new_table(ctx, variant="imperial", players="2", seat1="greedy")
+    game_id = studio.new_table(ctx, variant="imperial", players="4", seat1="greedy",
+                               seat2="greedy", seat3="greedy")
     shots = [studio.save(studio.played_to(ctx, game_id, 20), "table-imperial")]
     ctx.close()
     return shots
@@ -240,7 +259,7 @@ def american(studio: Studio) -> list[Path]:
 
 
 PICTURES: dict[str, Callable[[Studio], list[Path]]] = {
-    "lobby": lobby, "editor": editor, "siamese": siamese, "royale": royale,
+    "lobby": lobby, "editor": editor, "siamese": siamese, "card": card, "royale": royale,
     "imperial": imperial, "american": american,
 }
 

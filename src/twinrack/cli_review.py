@@ -59,7 +59,8 @@ def _print_review(found: Review, seconds: float) -> None:
                 "margin lost"):
         table.add_column(col, justify="right" if col in ("action", "turn") else "left")
     for m in found.mistakes:
-        table.add_row(str(m.number), str(m.turn), m.played, m.best,
+        table.add_row(str(m.number), str(m.turn), m.played_words or m.played,
+                      m.best_words or m.best,
                       f"{m.chance_played:.0%} vs {m.chance_best:.0%}",
                       f"{m.points_played:.1f} vs {m.points_best:.1f}",
                       "-" if m.margin_lost is None else f"{m.margin_lost:+.1f}")

@@ -9,12 +9,14 @@ import math
 import pytest
 
 from tests.engine.helpers import R, play, rig
-from twinrack.bots.expert import ExpertBot
+from twinrack.bots.coach import advise
 from twinrack.bots.hints import DiscardHint, hints, view_rng
+from twinrack.bots.master import MasterBot
 from twinrack.card import practice_card
-from twinrack.engine import Discard, RuleSet, apply, legal_actions, new_game, view
+from twinrack.engine import Discard, Move, RuleSet, apply, legal_actions, new_game, view
 from twinrack.engine.state import GameState
-from twinrack.tiles import INDEX
+from twinrack.narration import tile_label
+from twinrack.tiles import CANONICAL, INDEX
 
 KONGS = "F F F 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C"  # 2468-3 (FFF 2222a 666a 8888b) but one 8C
 
@@ -48,23 +50,40 @@ def test_the_plan_splits_the_holding_between_the_racks() -> None:
         "1C", "1 Crak is the tile your plan needs least: your plan goes from 8 to 9 away")
 
 
-def test_a_mahjongg_is_said_first_and_no_discard_is_suggested() -> None:
+def test_a_mahjongg_kept_concealed_is_said_with_the_discard_and_reads_as_made() -> None:
+    """The pick makes 2468-3; the coach (the expert's timing) keeps a first Mah Jongg
+    concealed while the wall is long: the discard says so, the rack reads 0 away, and the
+    Mah Jongg choices name their line and points."""
     game = rig(R(), hands=[KONGS], picks="8C", avoid="8C 2B 6B F")
     h = _hints(game)
-    assert h.summary == "Mah Jongg now with 2468-3 (25 points) on rack 1 or 2: declare it."
-    assert h.mahjongg is not None and h.mahjongg.racks == (1, 2)
-    assert h.discard is None
+    assert h.mahjongg is None
+    assert h.discard is not None and h.discard.tile == "1C"
+    assert h.discard.reason.endswith(
+        "You could declare Mah Jongg now (2468-3, 60 points), but kept concealed it can "
+        "still grow, into a Double Mah Jongg or a dearer line, while the wall is long")
+    assert [(r.rack, r.lines[0].id, r.lines[0].away) for r in h.racks] == [
+        (1, "2468-3", 0), (2, "Pairs-3", 8)]
+    assert [(c.verb, c.note) for c in h.choices][:1] == [
+        ("mahjongg", "2468-3, 60 points, jokerless, concealed; your other rack then 7 away")]
 
 
-def test_a_discard_that_gives_mahjongg_says_claim_it() -> None:
-    """The opponent discards the last 8C: seat 0 may claim it for Mah Jongg."""
+def test_a_discard_that_gives_a_cheap_mahjongg_the_coach_claims_for_a_kong() -> None:
+    """The opponent discards the last 8C: seat 0 may claim it for Mah Jongg, but the coach
+    exposes a kong with it instead (a claimed first Mah Jongg worth this little is not
+    taken while the wall is long); the hint and its choices say the same."""
     game = rig(R(), hands=[KONGS, "8C"], picks="N 1D", avoid="8C 2B 6B F")
     play(game, "0: discard N", "1: pass", "1: discard 8C")
     h = _hints(game)
-    assert h.summary == "8 Crak gives you Mah Jongg: claim it."
     assert h.discard is None  # not seat 0's turn to discard
+    assert h.claim is not None and h.claim.helps
+    assert h.claim.reason == ("Claim 8 Crak: expose four 8 Crak on rack 2 for 2468-3 (25 "
+                              "points): your plan goes from 8 to 7 away.")
+    assert [(c.text, c.best) for c in h.choices] == [
+        ("claim expose", True), ("claim mahjongg", False), ("pass", False)]
+    assert h.choices[1].note == "2468-3 on rack 1, 60 points"
     # the table shows the 8C now: none is unseen
-    assert [(n.tile, n.unseen) for n in h.racks[0].lines[0].needs] == [("8C", 0)]
+    made = next(r for r in h.racks if r.lines[0].id == "2468-3")
+    assert [(n.tile, n.unseen) for n in made.lines[0].needs] == [("8C", 0)]
 
 
 def test_during_a_window_without_a_claim_the_hint_says_pass() -> None:
@@ -82,7 +101,8 @@ def test_to_dict_is_the_documented_json() -> None:
     game = rig(R(), hands=[KONGS], picks="N", avoid="8C 2B 6B F")
     d = _hints(game).to_dict()
     assert json.loads(json.dumps(d)) == d
-    assert set(d) == {"summary", "charleston", "mahjongg", "claim", "racks", "discard", "plans"}
+    assert set(d) == {"summary", "charleston", "mahjongg", "claim", "racks", "discard",
+                      "plans", "action", "exchange", "choices", "warnings", "arrange", "reach"}
     assert d["racks"][0]["lines"][0] == {
         "id": "2468-3", "section": "2468", "away": 3, "value": 25, "concealed": False,
         "needs": [{"tile": "8C", "count": 1, "unseen": 1}, {"tile": "F", "count": 2,
@@ -104,19 +124,19 @@ def test_a_finished_rack_drops_out_and_plans_have_one_line() -> None:
     play(game, "0: mahjongg 1 F F F 2B 2B 2B 2B 6B 6B 6B 8C 8C 8C 8C")
     h = _hints(game)
     assert [r.rack for r in h.racks] == [2]
-    # the expert keeps 13579-6 (concealed, played open or closed under 2024) at 7 away
-    # (its sampled futures: 4D, which only Pairs-3 wanted); the discard counted without
-    # them (1D, the plan's least needed tile) left every plan 8 away
-    assert h.discard is not None and h.discard.tile == "4D"
-    assert [(p.ids, p.away, p.value) for p in h.plans] == [
-        (("13579-6",), 7, 50), (("Pairs-7",), 8, 60), (("Pairs-3",), 9, 60)]
-    without = hints(view(game, 0), practice_card(), legal=legal_actions(game, 0), budget_ms=0)
-    assert without.discard is not None and without.discard.tile == "1D"
+    # the discard is the coach's own (its sampled futures decide among near ties), and the
+    # plans shown are one line each, for the tiles kept after it, nearest first
+    best = advise(view(game, 0), practice_card(), legal_actions(game, 0)).best
+    assert isinstance(best, Discard) and h.discard is not None
+    assert h.discard.tile == CANONICAL[best.tile]
+    assert all(len(p.ids) == 1 for p in h.plans) and len(h.plans) == 3
+    assert [p.away for p in h.plans] == sorted(p.away for p in h.plans)
+    assert h.summary.startswith(f"Best plan once you discard {tile_label(best.tile)}: ")
 
 
 @pytest.mark.parametrize(("variant", "players", "discard", "plan"), [
-    ("siamese", 2, "9B", (("2026-3", "Pairs-7"), 9)),
-    ("royale", 4, "1D", (("2026-3", "Pairs-4"), 11)),
+    ("siamese", 2, "9B", (("Pairs-7", "2026-3"), 9)),
+    ("royale", 4, "1D", (("Pairs-4", "2026-3"), 11)),
 ])
 def test_every_variant(variant: str, players: int, discard: str,
                        plan: tuple[tuple[str, ...], int]) -> None:
@@ -135,30 +155,38 @@ def test_imperial_deal_with_a_mahjongg_says_so_on_every_rack() -> None:
     game = new_game(RuleSet.for_variant("imperial", 2, declared_hands=False), seed=3,
                     card=card)
     h = hints(view(game, 0), card, legal=legal_actions(game, 0))
-    assert h.summary == "Mah Jongg now with Runs-7 (45 points) on rack 1, 2, 3 or 4: declare it."
+    assert h.mahjongg is not None and h.mahjongg.racks == (3,)
+    assert h.summary.startswith("Mah Jongg now with Special-3 (50 points) on rack 3: declare "
+                                "it. Best plan: ")
     assert h.discard is None
-    assert (h.plans[0].ids, h.plans[0].away) == (("Like-5", "Pairs-7", "Runs-5", "Pairs-5"), 10)
+    # the plan after it: the three other racks (rack 3 reads as made)
+    assert (h.plans[0].ids, h.plans[0].away) == (("2026-3", "Pairs-4", "13579-6"), 10)
+    assert [(r.rack, r.lines[0].id, r.lines[0].away) for r in h.racks][2] == (
+        3, "Special-3", 0)
 
 
 @pytest.mark.parametrize(("variant", "players", "racks", "discard"), [
     ("siamese", 2, 2, "9B"), ("royale", 3, 2, "8B"), ("royale", 4, 2, "1D"),
     ("imperial", 2, 3, "7C"),
 ])
-def test_the_suggested_discard_is_the_experts_whole_decision(
+def test_the_suggested_discard_is_the_coachs_whole_decision(
         variant: str, players: int, racks: int, discard: str) -> None:
-    """The expert itself, sampled futures included, with the generator the view fixes
-    decides the same discard; the same view always gets the same hint. (Imperial: East
+    """The coach (the master, which plays as the expert where it does not search) with the
+    generator the decision fixes decides the same discard; the same view always gets the
+    same hint, and moving a tile between one's racks does not change it. (Imperial: East
     declares the Mah Jongg it was dealt, then three racks are open.)"""
     card = practice_card()
     game = new_game(RuleSet.for_variant(variant, players, declared_hands=False), seed=3,
                     card=card)
     if variant == "imperial":
-        apply(game, ExpertBot(card, budget_ms=math.inf).choose(
-            view(game, 0), legal_actions(game, 0), view_rng(view(game, 0))))
+        apply(game, advise(view(game, 0), card, legal_actions(game, 0)).best)
     seen, legal = view(game, 0), legal_actions(game, 0)
     assert len(seen.open_racks) == racks
-    h = hints(seen, card, legal=legal, budget_ms=math.inf)
+    h = hints(seen, card, legal=legal)
     assert h.discard is not None and h.discard.tile == discard
-    assert ExpertBot(card, budget_ms=math.inf).choose(seen, legal, view_rng(seen)) == Discard(
-        0, INDEX[discard])
-    assert hints(seen, card, legal=legal, budget_ms=math.inf) == h
+    assert MasterBot(card).choose(seen, legal, view_rng(seen)) == Discard(0, INDEX[discard])
+    assert hints(seen, card, legal=legal) == h
+    move = next(a for a in legal if isinstance(a, Move))
+    apply(game, move)
+    moved = hints(view(game, 0), card, legal=legal_actions(game, 0))
+    assert moved.discard == h.discard and moved.choices == h.choices

@@ -77,3 +77,29 @@ def test_a_saved_card_is_offered_in_the_lobby_and_plays(database_url: str) -> No
                                              "saved_card": "nope"})
         assert wrong.status_code == 400
         assert "choose one of the cards you saved in the card editor" in wrong.text
+
+
+def test_the_card_as_a_player_reads_it_by_section_for_tables_lobby_and_saved_cards(
+        database_url: str) -> None:
+    from twinrack.card import practice_card
+    from twinrack.card.sheet import sheet
+
+    with make_client(database_url) as client:
+        practice = client.get("/api/cards/practice/sheet").json()
+        assert practice == sheet(practice_card())
+        assert practice["lines"] == 70 == sum(len(s["lines"]) for s in practice["sections"])
+        game, tokens = create_table(client, seat1="random")
+        for query in ("", f"?token={tokens[0]}"):  # public: the same for everyone
+            assert client.get(f"/api/games/{game}/card{query}").json() == {
+                **practice, "open_lines": True}
+        old, _ = create_table(client, seat1="random", revision="2019")
+        assert client.get(f"/api/games/{old}/card").json()["open_lines"] is False
+        client.get("/cards")
+        card_id = client.post("/api/cards", json={"source": GOOD}).json()["id"]
+        mine = client.get(f"/api/cards/{card_id}/sheet").json()
+        assert mine["name"] == "Mine" and [s["name"] for s in mine["sections"]] == ["A"]
+        assert mine["sections"][0]["lines"][0]["value"] == 25
+        assert client.post("/api/cards/check", json={"source": GOOD}).json()["sheet"] == mine
+        client.cookies.clear()
+        client.get("/")
+        assert client.get(f"/api/cards/{card_id}/sheet").status_code == 404

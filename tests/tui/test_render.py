@@ -155,6 +155,14 @@ def test_hints_panel_reads_the_hints_dictionary() -> None:
     assert "needs 8C x1, 3 unseen; S x2, 0 unseen" in text
     assert "Discard: N  no line needs it" in text
     assert "not installed" in render.hints_text(None, "not installed").plain
+    # the coach's words come first, as on the web table, with the discard's warning
+    h.update(summary="Best plan: 2468-3.", action={"verb": "claim", "reason": "Claim 8 Crak."},
+             warnings=[{"tile": "N", "seat": 1, "text": "Careful: N may help {who}."},
+                       {"tile": "8C", "seat": 1, "text": "not this one"}])
+    lines = render.hints_text(h).plain.split("\n")
+    assert lines[1:4] == ["Best plan: 2468-3.", "Coach: Claim 8 Crak.",
+                          "Careful: N may help seat 2."]
+    assert "not this one" not in render.hints_text(h).plain
 
 
 def test_arrangement_follows_the_engine_and_keeps_the_players_order() -> None:

@@ -325,6 +325,8 @@ def test_play_a_bot_to_the_end_verify_and_replay(server: str, browser: Any) -> N
     steps = int(app.get_attribute("data-steps") or 0)
     assert steps == len(rec["actions"]) + 1
     assert page.locator(".replay-hand").count() == 4  # both racks of both seats, face up
+    assert page.is_checked("#rp-skip")  # passes are skipped by default: one step at a time here
+    page.uncheck("#rp-skip")
     for _ in range(3):
         page.click("#rp-next")
     assert app.get_attribute("data-step") == "3"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -69,12 +70,32 @@ def test_the_review_panel_beside_the_replay(server: str, browser: Any) -> None:
     assert page.locator("#rv-chart circle.rv-point").count() == len(mine["chances"])
     assert page.locator("#rv-chart > title").text_content() == (
         "Ann's chance of finishing, turn by turn")
+    # the chart marks each mistake; the review speaks in tiles and lines, not notation
+    assert page.locator("#rv-chart .rv-mark").count() == len(mine["mistakes"])
+    assert [int(t) for t in page.locator("#rv-chart .rv-mark").evaluate_all(
+        "gs => gs.map(g => g.dataset.turn)")] == [m["turn"] for m in mine["mistakes"]]
+    for m in mine["mistakes"]:
+        assert m["played_words"] and m["best_words"] and m["played_words"] != m["played"]
+    text = page.inner_text("#rv-result")
+    assert not re.search(r"\b(expose [0-9]|discard [0-9A-Z]{1,2}\b|claim (expose|mahjongg))", text)
     shot(page, "r1-review", full_page=True)
     if mine["mistakes"]:
         first = mine["mistakes"][0]
         assert f"Turn {first['turn']}" in page.inner_text("#rv-mistakes > li >> nth=0")
         page.click("#rv-mistakes > li >> nth=0 >> button.rv-goto")
         assert page.get_attribute("#replay-app", "data-step") == str(first["number"])
+    # the replay steps over the passes, and jumps to the viewer's next decision
+    page.click("#rp-first")
+    for _ in range(12):
+        page.click("#rp-next")
+        assert not (page.get_attribute("#rp-action", "title") or "").endswith(": pass")
+    page.click("#rp-first")
+    page.click("#rp-mine")
+    step = int(page.get_attribute("#replay-app", "data-step") or 0)
+    page.click("#rp-skip")  # unticked: one step at a time, onto the seat's own action
+    page.click("#rp-next")
+    assert int(page.get_attribute("#replay-app", "data-step") or 0) == step + 1
+    assert (page.get_attribute("#rp-action", "title") or "").startswith("0: ")
     page.select_option("#rv-seat", "1")
     page.wait_for_selector("#rv-result[data-seat='1']", timeout=60_000)
     theirs = _get_json(f"{server}/api/games/{gid}/review?seat=1")

@@ -1,13 +1,17 @@
-"""Hints for a person at the table: one coherent picture of the seat's holding.
+"""Hints for a person at the table: one coherent picture of the seat's holding, in the words
+of the coach (:mod:`twinrack.bots.coach`), whose choice the review of the game will take as
+the best one too.
 
-First what matters most now: a Mah Jongg the rules allow (then nothing else is suggested),
-else the best plan (one card line per open rack) with what each rack of it still needs,
-copies needed and how many are unseen. The two racks draw on one shared holding, so the
-plan splits what the holding lacks between them: the racks' needs add up to the plan's
-tiles away. Each rack then lists the lines it could aim for instead, the other racks
-keeping the plan's lines, so the lists never name a plan they do not show. On the seat's
-turn a discard to consider (the plan is the one for what the seat keeps), and during a
-claim window whether the discard helps and why. Tiles are named in words ("2 Crak").
+First what the coach does now: a Mah Jongg (then nothing else is suggested), a Joker
+exchange, a claim or a pass, an exposure, or the discard, each with why. Then the plan the
+holding keeps (one card line per open rack, after the suggested discard) with what each rack
+of it still needs, copies needed and how many are unseen. The racks draw on one shared
+holding, so the plan splits what the holding lacks between them: the racks' needs add up to
+the plan's tiles away. Each rack then lists the lines it could aim for instead, the other
+racks keeping the plan's lines. Besides: every choice of the decision named and ranked
+(``choices``), the discards that may give an opponent its hand (``warnings``), the moves
+that arrange the racks as the plan (``arrange``), and each card line's tiles away (``reach``,
+for the card panel). Tiles are named in words ("2 Crak").
 
 Only the view and the seat's legal actions are used, like a bot: a hint never knows more
 than the player.
@@ -24,85 +28,47 @@ than the player.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from twinrack.bots.expert import ExpertBot
-from twinrack.bots.greedy import Racks, minus, open_racks, plus
+from twinrack.bots.arrange import arrangement
+from twinrack.bots.coach import Advice, Choice, advise, best_action, decision_rng
+from twinrack.bots.feeding import FeedWarning, feeding
+from twinrack.bots.greedy import Racks, declarations, left_after, minus, open_racks, plus
+from twinrack.bots.hint_words import claim_reason, discard_reason, exchange_words, mj_words
 from twinrack.bots.plans import Planner, planner
+from twinrack.bots.review_words import group_words
 from twinrack.bots.seen import Position, choices, open_lines, position, unseen
+from twinrack.bots.shares import (
+    Line,
+    Need,
+    PlanHint,
+    RackHint,
+    SharedPlan,
+    declared_rack,
+    plans_for,
+    rack_hints,
+)
 from twinrack.card import Card
-from twinrack.card.compiled import IMPOSSIBLE, compiled
-from twinrack.card.model import Hand
-from twinrack.engine import Action, Claim, Discard, MahJongg
+from twinrack.card.compiled import IMPOSSIBLE
+from twinrack.engine import Action, Claim, Discard, Exchange, Expose, MahJongg, Move, Pass
 from twinrack.engine.actions import CharlestonPass, Courtesy, Offer, Vote
 from twinrack.engine.view import View
 from twinrack.narration import tile_label
-from twinrack.tiles import CANONICAL, JOKER, NUM_KINDS
+from twinrack.tiles import CANONICAL, NUM_KINDS
 
-#: lines each rack lists besides the plan's own
-ALTERNATIVES = 2
-#: the time the suggested discard may take by default, in milliseconds (the expert's own
-#: budget: its sampled futures run within it)
+__all__ = ["ClaimHint", "DiscardHint", "Hints", "Line", "MahjonggHint", "Need", "PlanHint",
+           "RackHint", "hints", "view_rng"]
+
+#: the time the suggested discard may take, in milliseconds: no longer used (the coach's
+#: decisions are counted in futures, not in time), kept for callers that pass it
 HINT_BUDGET_MS = 150.0
 
-#: the tiles lying on each of the seat's racks (counts), or None
-Own = Sequence[Sequence[int]] | None
-
-
-@dataclass(frozen=True)
-class Need:
-    tile: str
-    count: int  # copies still needed
-    unseen: int  # copies the player has not seen (wall or other hands)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"tile": self.tile, "count": self.count, "unseen": self.unseen}
-
-
-@dataclass(frozen=True)
-class Line:
-    """A card line for one rack: this rack's share of the tiles away and what it needs."""
-
-    id: str
-    section: str
-    away: int
-    needs: tuple[Need, ...]
-    value: int
-    concealed: bool
-    #: the whole plan's tiles away with this line on this rack (the other racks keeping
-    #: the plan's lines); None where it is not known (three or four open racks)
-    plan_away: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "section": self.section, "away": self.away,
-                "needs": [n.to_dict() for n in self.needs], "value": self.value,
-                "concealed": self.concealed, "plan_away": self.plan_away}
-
-
-@dataclass(frozen=True)
-class RackHint:
-    rack: int  # counted from 1
-    lines: tuple[Line, ...]  # the plan's line first, then lines to aim for instead
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"rack": self.rack, "lines": [x.to_dict() for x in self.lines]}
-
-
-@dataclass(frozen=True)
-class PlanHint:
-    ids: tuple[str, ...]  # one line per open rack, in rack order
-    away: int
-    value: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"ids": list(self.ids), "away": self.away, "value": self.value}
+#: the same generator as the coach's (a view's decision, whatever the arrangement)
+view_rng = decision_rng
 
 
 @dataclass(frozen=True)
@@ -116,7 +82,7 @@ class DiscardHint:
 
 @dataclass(frozen=True)
 class ClaimHint:
-    """During a claim window: whether the discard helps the seat, and why."""
+    """During a claim window: whether the coach claims the discard, and why."""
 
     tile: str
     helps: bool
@@ -151,6 +117,18 @@ class CharlestonHint:
 
 
 @dataclass(frozen=True)
+class ActionHint:
+    """What the coach does now: the action's text form (to send back), its verb, why."""
+
+    text: str
+    verb: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "verb": self.verb, "reason": self.reason}
+
+
+@dataclass(frozen=True)
 class Hints:
     summary: str  # the one line to read first
     racks: tuple[RackHint, ...]
@@ -158,431 +136,302 @@ class Hints:
     plans: tuple[PlanHint, ...]  # the best plan first, then other plans
     claim: ClaimHint | None = None
     mahjongg: MahjonggHint | None = None
+    action: ActionHint | None = None
+    exchange: ActionHint | None = None
+    choices: tuple[Choice, ...] = ()
+    warnings: tuple[FeedWarning, ...] = ()
+    arrange: tuple[str, ...] = ()
+    reach: tuple[tuple[str, int], ...] = ()
+    advice: Advice | None = field(default=None, compare=False, repr=False)
     charleston: CharlestonHint | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"summary": self.summary,
-                "charleston": None if self.charleston is None else self.charleston.to_dict(),
-                "mahjongg": None if self.mahjongg is None else self.mahjongg.to_dict(),
-                "claim": None if self.claim is None else self.claim.to_dict(),
-                "racks": [r.to_dict() for r in self.racks],
-                "discard": None if self.discard is None else self.discard.to_dict(),
-                "plans": [p.to_dict() for p in self.plans]}
+        def opt(x: Any) -> Any:
+            return None if x is None else x.to_dict()
+
+        return {"summary": self.summary, "charleston": opt(self.charleston),
+                "mahjongg": opt(self.mahjongg),
+                "claim": opt(self.claim), "racks": [r.to_dict() for r in self.racks],
+                "discard": opt(self.discard), "plans": [p.to_dict() for p in self.plans],
+                "action": opt(self.action), "exchange": opt(self.exchange),
+                "choices": [c.to_dict() for c in self.choices],
+                "warnings": [w.to_dict() for w in self.warnings],
+                "arrange": list(self.arrange),
+                "reach": [{"id": i, "away": a} for i, a in self.reach]}
 
 
 NO_HINTS = Hints("", (), None, ())
 
 
-def _needs(tiles: Sequence[int], unseen_counts: Sequence[int]) -> tuple[Need, ...]:
-    return tuple(Need(CANONICAL[t], list(tiles).count(t), unseen_counts[t])
-                 for t in sorted(set(tiles)))
+# ---------------------------------------------------------------------- the holding planned
 
 
-def _line(hand: Hand, needs: Sequence[int], unseen_counts: Sequence[int],
-          plan_away: int | None) -> Line:
-    return Line(hand.id, hand.section, len(needs), _needs(needs, unseen_counts), hand.value,
-                hand.concealed, plan_away)
+@dataclass
+class _Seen:
+    """The decision as the hints read it."""
+
+    view: View
+    card: Card
+    seat: Position
+    racks: Racks
+    left: list[int]
+    pl: Planner
+    legal: list[Action]  # the seat's decisions
+    moves: set[str]  # the moves between its racks it may make now (text forms)
 
 
-# ---------------------------------------------------------------------- splitting a plan
+def _planned(s: _Seen, best: Action | None) -> tuple[list[int], Racks, MahJongg | None]:
+    """The holding the plan shown is for, its racks, and the Mah Jongg declared first:
+    after the coach's discard the tiles it keeps; after its Mah Jongg the tiles left and
+    the other racks."""
+    free = list(s.seat.free)
+    if isinstance(best, Discard):
+        return minus(free, (best.tile,)), s.racks, None
+    if isinstance(best, MahJongg) and best in declarations([best], s.seat):
+        rest = left_after(s.seat, best)
+        return rest, tuple(r for r in s.racks if r[0] != best.rack), best
+    return free, s.racks, None
 
 
-@dataclass(frozen=True)
-class Aim:
-    """One rack's part of a plan: the rack, its exposures and the way (planner index)."""
-
-    rack: int
-    exposures: tuple[Any, ...]
-    way: int
-
-
-def split_needs(pl: Planner, free: Sequence[int], aims: Sequence[Aim],
-                own: Own = None) -> list[list[int]]:
-    """What each rack of a plan still needs from one shared holding ``free``.
-
-    The holding's natural tiles fill the racks' singles and pairs first, then their
-    groups, and its Jokers the groups' biggest shortfalls: so the needs add up to the
-    plan's tiles away (the pair search counts the same way). Where it costs nothing more,
-    the tiles lying on a rack (``own``, per rack of the whole seat) serve that rack first,
-    so that the split reads like the racks on the table. With three or four racks each
-    pair of racks plans on what the pair before it leaves, as :meth:`Planner.best` does."""
-    if len(aims) > 2:
-        first = split_needs(pl, free, aims[:2], own)
-        rest = list(free)
-        for a in aims[:2]:
-            rest = [x - y for x, y in zip(rest, pl.used(a.way, rest, a.exposures),
-                                          strict=True)]
-        return first + split_needs(pl, rest, aims[2:], own)
-    nat, big = [], []
-    for a in aims:
-        demand = pl.cc.rack(a.exposures)
-        n = demand.nat[a.way, :NUM_KINDS].astype(np.int64)
-        nat.append(n)
-        big.append(demand.tot[a.way, :NUM_KINDS].astype(np.int64) - n)
-    best = _shortfalls(free, nat, big, None)
-    if own is not None:
-        mine = [np.minimum(np.asarray(own[a.rack], dtype=np.int64),
-                           np.asarray(free, dtype=np.int64)) for a in aims]
-        near = _shortfalls(free, nat, big, mine)
-        if sum(map(len, near)) == sum(map(len, best)):
-            return near
-    return best
+def _mj_rack(s: _Seen, a: MahJongg, advice: Advice) -> RackHint:
+    """The rack of the Mah Jongg the coach declares: its line made, nothing needed."""
+    c = advice.choice(a)
+    line = s.card.hand(c.line) if c is not None and c.line else None
+    if line is None:
+        return RackHint(a.rack + 1, ())
+    return RackHint(a.rack + 1, (Line(line.id, line.section, 0, (), line.value,
+                                      line.concealed, None),))
 
 
-def _shortfalls(free: Sequence[int], nat: list[np.ndarray], big: list[np.ndarray],
-                mine: list[np.ndarray] | None) -> list[list[int]]:
-    """The tiles each rack lacks once ``free`` is handed out: first (when ``mine`` is
-    given) each rack's own tiles to that rack, then the rest, singles and pairs before
-    groups, then the Jokers."""
-    c = np.asarray(free, dtype=np.int64).copy()
-    jokers = int(c[JOKER])
-    c[JOKER] = 0
-    short_nat = [n.copy() for n in nat]
-    short_big = [b.copy() for b in big]
-
-    def give(pool: np.ndarray, racks: Sequence[int]) -> np.ndarray:
-        for short in (short_nat, short_big):
-            for i in racks:
-                got = np.minimum(pool, short[i])
-                short[i] = short[i] - got
-                pool = pool - got
-        return pool
-
-    racks = range(len(nat))
-    if mine is not None:
-        for i in racks:
-            pool = np.minimum(mine[i], c)
-            pool[JOKER] = 0
-            c = c - pool + give(pool, [i])
-    give(c, racks)
-    gaps = sorted(((i, t) for i in racks for t in range(NUM_KINDS) if short_big[i][t]),
-                  key=lambda it: (-short_big[it[0]][it[1]], it))
-    for i, t in gaps:
-        use = min(jokers, int(short_big[i][t]))
-        short_big[i][t] -= use
-        jokers -= use
-    return [[t for t in range(NUM_KINDS) for _ in range(int(short_nat[i][t] + short_big[i][t]))]
-            for i in racks]
+def _reach(s: _Seen, free: Sequence[int]) -> tuple[tuple[str, int], ...]:
+    """Per card line, its tiles away on the nearest open rack from the whole holding."""
+    cc = s.pl.cc
+    best = np.full(len(s.card.hands), IMPOSSIBLE, dtype=np.int64)
+    for _r, ex in s.racks:
+        aways = s.pl.rack_aways(free, ex)
+        np.minimum.at(best, cc.way_hand[: len(aways)], aways)
+    return tuple((h.id, int(best[h.number])) for h in s.card.hands
+                 if best[h.number] < IMPOSSIBLE)
 
 
-# ---------------------------------------------------------------------- plans
+def _arranged(s: _Seen, free: Sequence[int], plan: SharedPlan,
+              mj: MahJongg | None) -> tuple[SharedPlan, tuple[str, ...]]:
+    """The plan as the racks should show it, and the moves (legal now) that arrange
+    them so; a Mah Jongg declared first takes its own tiles onto its rack."""
+    counts = s.view.counts
+    if counts is None or not s.moves:
+        return plan, ()
+    own = [list(r) for r in counts]
+    keep = list(free)
+    if mj is not None:  # the Mah Jongg's tiles count as already on their rack
+        want = [0] * NUM_KINDS
+        for t in mj.tiles:
+            want[t] += 1
+        own, keep = _with_fixed(own, keep, mj.rack, want)
+    shown, moves = arrangement(s.pl, keep, plan, own, s.view.seat or 0, s.seat.fixed_rack)
+    if mj is not None:
+        moves = _fixed_moves(s, mj) + moves
+    texts = tuple(m.body() for m in moves)
+    return shown, texts if all(t in s.moves for t in texts) else ()
 
 
-@dataclass(frozen=True)
-class _Plan:
-    hands: tuple[Hand, ...]
-    aims: tuple[Aim, ...]
-    away: int
-
-    @property
-    def hint(self) -> PlanHint:
-        return PlanHint(tuple(h.id for h in self.hands), self.away,
-                        sum(h.value for h in self.hands))
-
-
-def _plans(pl: Planner, free: Sequence[int], racks: Racks, top: int) -> list[_Plan]:
-    """The best plans for the open racks, best first (only the best with three or four)."""
-    if not racks:
-        return []
-    if len(racks) == 1:
-        r, ex = racks[0]
-        out = []
-        for h in pl.cc.nearest(free, ex, top=top):
-            w = pl._way_index(h.way, h.hand)
-            out.append(_Plan((h.hand,), (Aim(r, ex, w),), h.away))
-        return out
-    if len(racks) == 2:
-        (r1, e1), (r2, e2) = racks
-        return [_Plan(p.hands, (Aim(r1, e1, pl._way_index(p.ways[0], p.hands[0])),
-                                Aim(r2, e2, pl._way_index(p.ways[1], p.hands[1]))), p.away)
-                for p in pl.cc.best_pairs(np.asarray(free, dtype=np.int64), e1, e2, top=top)]
-    best = pl.best(free, racks)
-    if best.away >= IMPOSSIBLE:
-        return []
-    shown = dict(racks)
-    return [_Plan(tuple(rp.hand for rp in best.racks),
-                  tuple(Aim(rp.rack, shown[rp.rack], rp.way) for rp in best.racks),
-                  best.away)]
+def _with_fixed(own: list[list[int]], free: list[int], rack: int,
+                want: list[int]) -> tuple[list[list[int]], list[int]]:
+    """The arrangement and holding as if ``want`` already lay on ``rack`` (and only
+    there): the other racks give up the tiles it takes."""
+    out = [list(r) for r in own]
+    for t in range(NUM_KINDS):
+        need = want[t] - out[rack][t]
+        for r in range(len(out)):
+            if r == rack or need <= 0:
+                continue
+            take = min(need, out[r][t])
+            out[r][t] -= take
+            out[rack][t] += take
+            need -= take
+    out[rack] = [0] * NUM_KINDS
+    return out, free
 
 
-def _ways_of(pl: Planner, hand: Hand) -> np.ndarray:
-    start = int(pl.cc.hand_start[hand.number])
-    return np.arange(start, start + len(hand.ways), dtype=np.int64)
-
-
-def _instead(pl: Planner, free: Sequence[int], plan: _Plan, i: int,
-             unseen_counts: Sequence[int], own: Own) -> list[Line]:
-    """Two open racks: the lines rack ``i`` of the plan could aim for instead, the other
-    rack keeping its line, nearest first (the pair's tiles away, exact)."""
-    other = 1 - i
-    mine = np.arange(pl.n_ways, dtype=np.int64)
-    theirs = _ways_of(pl, plan.hands[other])
-    w_mine = np.repeat(mine, len(theirs))
-    w_theirs = np.tile(theirs, len(mine))
-    pair = (w_mine, w_theirs) if i == 0 else (w_theirs, w_mine)
-    aways = pl.cc.pair_aways(np.asarray(free, dtype=np.int64), pair[0], pair[1],
-                             plan.aims[0].exposures, plan.aims[1].exposures)
-    hand_of = pl.cc.way_hand[w_mine]
-    lines = pl.card.hands  # way_hand numbers the card's own lines
-    per_hand = np.full(len(lines), IMPOSSIBLE, dtype=np.int64)
-    np.minimum.at(per_hand, hand_of, aways)
-    skip = plan.hands[i].number
-    order = sorted((h for h in range(len(lines)) if h != skip and per_hand[h] < IMPOSSIBLE),
-                   key=lambda h: (int(per_hand[h]), -lines[h].value, h))[:ALTERNATIVES]
+def _fixed_moves(s: _Seen, mj: MahJongg) -> list[Move]:
+    """The moves that bring a Mah Jongg's tiles onto its rack."""
+    assert s.view.counts is not None and s.view.seat is not None
+    own = [list(r) for r in s.view.counts]
     out = []
-    for h in order:
-        away = int(per_hand[h])
-        row = int(np.flatnonzero((hand_of == h) & (aways == away))[0])
-        ways = {i: int(w_mine[row]), other: int(w_theirs[row])}
-        aims = [Aim(a.rack, a.exposures, ways[k]) for k, a in enumerate(plan.aims)]
-        needs = split_needs(pl, free, aims, own)[i]
-        out.append(_line(lines[h], needs, unseen_counts, away))
+    want = [0] * NUM_KINDS
+    for t in mj.tiles:
+        want[t] += 1
+    for t in range(NUM_KINDS):
+        need = want[t] - own[mj.rack][t]
+        for r in range(len(own)):
+            while need > 0 and r != mj.rack and own[r][t] > 0:
+                out.append(Move(s.view.seat, t, r, mj.rack))
+                own[r][t] -= 1
+                need -= 1
     return out
 
 
-def _share_lines(pl: Planner, free: Sequence[int], plan: _Plan, i: int,
-                 unseen_counts: Sequence[int]) -> list[Line]:
-    """Three or four open racks: lines rack ``i`` could aim for instead, from the tiles the
-    other racks' plan lines leave it."""
-    rest = list(free)
-    for k, a in enumerate(plan.aims):
-        if k != i:
-            rest = [x - y for x, y in zip(rest, pl.used(a.way, rest, a.exposures),
-                                          strict=True)]
-    found = pl.cc.nearest(rest, plan.aims[i].exposures, top=ALTERNATIVES + 1)
-    return [_line(h.hand, h.needs, unseen_counts, None)
-            for h in found if h.hand.id != plan.hands[i].id][:ALTERNATIVES]
+# ---------------------------------------------------------------------- words
 
 
-def _rack_hints(pl: Planner, free: Sequence[int], plan: _Plan,
-                unseen_counts: Sequence[int], top: int, own: Own) -> list[RackHint]:
-    needs = split_needs(pl, free, plan.aims, own)
-    out = []
-    for i, a in enumerate(plan.aims):
-        lines = [_line(plan.hands[i], needs[i], unseen_counts, plan.away)]
-        if len(plan.aims) == 1:
-            lines += [_line(h.hand, h.needs, unseen_counts, h.away)
-                      for h in pl.cc.nearest(free, a.exposures, top=ALTERNATIVES + 1)
-                      if h.hand.id != plan.hands[0].id][:ALTERNATIVES]
-        elif len(plan.aims) == 2:
-            lines += _instead(pl, free, plan, i, unseen_counts, own)
-        else:
-            lines += _share_lines(pl, free, plan, i, unseen_counts)
-        out.append(RackHint(a.rack + 1, tuple(lines[:top])))
-    return out
-
-
-def _declared_rack(card: Card, seat: Position, unseen_counts: Sequence[int]) -> RackHint | None:
-    """The rack a declared hand fixes: its 13 tiles wait for one more."""
-    if seat.declared is None or seat.fixed_rack is None:
+def _claim_hint(s: _Seen, advice: Advice, plan: SharedPlan | None) -> ClaimHint | None:
+    """During a claim window: the coach's claim or pass, and why, in the words of the
+    choices."""
+    w = s.view.window
+    if w is None:
         return None
-    hand = card.hand(seat.declared)
-    found = [h for h in compiled(card).nearest(seat.fixed) if h.hand.id == hand.id]
-    lines = (_line(hand, found[0].needs, unseen_counts, None),) if found else ()
-    return RackHint(seat.fixed_rack + 1, lines)
+    t = w[1]
+    name = tile_label(t)
+    if not any(isinstance(a, Claim) for a in s.legal):
+        return ClaimHint(CANONICAL[t], False, f"You cannot claim {name} now: pass.")
+    if plan is None and not isinstance(advice.best, Claim):
+        return ClaimHint(CANONICAL[t], False,
+                         f"No line is still possible: {name} does not help.")
+    unexposed = plans_for(s.pl, plus(s.seat.free, t), s.racks, 1)
+    closer = bool(unexposed) and plan is not None and unexposed[0].away < plan.away
+    reason = claim_reason(advice, name, plan.away if plan else None, closer)
+    return ClaimHint(CANONICAL[t], isinstance(advice.best, Claim), reason)
 
 
-# ---------------------------------------------------------------------- Mah Jongg
+def _summary(s: _Seen, advice: Advice | None, mahjongg: MahjonggHint | None,
+             plan: SharedPlan | None, racks: Sequence[RackHint], discard: int | None) -> str:
+    """The picture in one line: the plan is that of the holding after the coach's
+    discard (or Mah Jongg), so it says so."""
+    if mahjongg is not None and (plan is None or advice is None
+                                 or isinstance(advice.best, Claim)):
+        return mahjongg.text
+    if advice is not None and isinstance(advice.best, Exchange):
+        return exchange_words(advice, advice.best)
+    if advice is not None and isinstance(advice.best, Expose):
+        c = advice.choice(advice.best)
+        note = c.note if c else group_words(advice.best.tiles)
+        return f"Expose {note.replace(' for ', f' on rack {advice.best.rack + 1} for ', 1)}."
+    if plan is None:
+        return mahjongg.text if mahjongg else (
+            "No line of the card is still possible on your open racks.")
+    parts = [f"{r.lines[0].id} on rack {r.rack} ({r.lines[0].away} away)"
+             for r in racks if r.lines and r.lines[0].plan_away == plan.away]
+    value = sum(h.value for h in plan.hands)
+    after = "" if discard is None else f" once you discard {tile_label(discard)}"
+    text = f"Best plan{after}: {' + '.join(parts)}: {plan.away} away in all, {value} points."
+    return f"{mahjongg.text} {text}" if mahjongg else text
 
 
-def _mahjongg(view: View, card: Card, seat: Position, legal: Sequence[Action]
-              ) -> MahjonggHint | None:
-    """A Mah Jongg the rules allow now: on the turn, a declaration; in a claim window, a
-    claim for one (the rules' own legal actions say so)."""
-    kinds = {a.kind for a in legal if isinstance(a, Claim)}
-    if view.window is not None and kinds & {"mahjongg", "double"}:
-        tile = tile_label(view.window[1])
-        if "double" in kinds:
+def _mahjongg(s: _Seen, advice: Advice) -> MahjonggHint | None:
+    """The Mah Jongg the coach makes now: a claim for one, or a declaration (on the racks
+    where the same tiles make it)."""
+    best = advice.best
+    if isinstance(best, Claim) and best.kind in ("mahjongg", "double") and s.view.window:
+        tile = tile_label(s.view.window[1])
+        if best.kind == "double":
             return MahjonggHint((), f"{tile} gives you Mah Jongg on every rack: claim it "
                                     "and win.")
         return MahjonggHint((), f"{tile} gives you Mah Jongg: claim it.")
-    declared = [a for a in legal if isinstance(a, MahJongg)
-                and (a.tiles or sum(x.size for x in seat.exposures[a.rack]) == 14)]
-    if not declared:
+    if not isinstance(best, MahJongg):
         return None
-    cc = compiled(card, open_lines=open_lines(view))
-    best_on: dict[int, Hand | None] = {}
-    for a in declared:
-        counts = [0] * NUM_KINDS
-        for t in a.tiles:
-            counts[t] += 1
-        for m in cc.matches(counts, seat.exposures[a.rack]):
-            was = best_on.get(a.rack)
-            if was is None or m.hand.value > was.value:
-                best_on[a.rack] = m.hand
-        best_on.setdefault(a.rack, None)
-    racks = sorted(best_on)
-    return MahjonggHint(tuple(r + 1 for r in racks), f"Mah Jongg now {_mj_words(best_on)}.")
+    c = advice.choice(best)
+    return MahjonggHint((best.rack + 1,), mj_words(c, [best.rack]))
 
 
-def _mj_words(best_on: dict[int, Hand | None]) -> str:
-    """"2468-3 (25 points) on rack 1 or 2": the racks share one holding, so one Mah Jongg
-    can go on any of them (but not on two at once)."""
-    racks = sorted(best_on)
-    names = [str(r + 1) for r in racks]
-    where = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
-    hands = {h.id if h else "" for h in best_on.values()}
-    h = best_on[racks[0]]
-    if len(hands) == 1:
-        what = f"with {h.id} ({h.value} points) " if h else ""
-        return f"{what}on rack {where}: declare it"
-    parts = [f"on rack {r + 1} with {x.id} ({x.value} points)" if x else f"on rack {r + 1}"
-             for r, x in sorted(best_on.items())]
-    return " or ".join(parts) + ": declare one"
-
-
-# ---------------------------------------------------------------------- the discard
-
-
-def view_rng(view: View) -> random.Random:
-    """A random generator fixed by the view alone (all the seat sees), so that the same view
-    always gets the same hints, whatever was asked before."""
-    text = json.dumps(view.to_dict(), sort_keys=True)
-    return random.Random(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big"))
-
-
-def _discard_tile(view: View, card: Card, seat: Position, legal: Sequence[Action],
-                  budget_ms: float) -> int | None:
-    """The tile the expert bot would discard: its whole decision, sampled futures included
-    while within ``budget_ms``, by a fresh bot (nothing remembered from other views) with a
-    generator drawn from the view."""
-    options = [a for a in legal if isinstance(a, Discard)]
-    if not options:
-        options = [Discard(seat.seat, t) for t in range(NUM_KINDS) if seat.free[t]]
-    if not options:
+def _exchange(advice: Advice) -> ActionHint | None:
+    if not isinstance(advice.best, Exchange):
         return None
-    bot = ExpertBot(card, budget_ms=budget_ms)
-    bot.prepare(view)
-    return bot.choose_discard(view, seat, options, view_rng(view)).tile
-
-
-def _discard_reason(pl: Planner, tile: int, before: int, after: _Plan | None,
-                    free: Sequence[int], unseen_counts: Sequence[int]) -> str:
-    """One line saying why ``tile`` can go, in the words of the plan shown."""
-    name = tile_label(tile)
-    if after is None:
-        return f"{name}: no line of the card is still possible, so it costs nothing"
-    plan = f"your plan stays {after.away} away" if after.away == before else (
-        f"your plan goes from {before} to {after.away} away")
-    if not _plan_uses(pl, after, tile) and after.away == before:
-        return f"{name} is in none of your plan's lines: {plan}"
-    if unseen_counts[tile] == 0 and free[tile] == 1:
-        return f"{name}: every other copy is out, so no pair or group of it can be made; {plan}"
-    return f"{name} is the tile your plan needs least: {plan}"
-
-
-def _plan_uses(pl: Planner, plan: _Plan, tile: int) -> bool:
-    """Whether any way of the plan asks for ``tile`` at all."""
-    return any(int(pl.cc.rack(a.exposures).tot[a.way, tile]) > 0 for a in plan.aims)
-
-
-# ---------------------------------------------------------------------- a claim
-
-
-def _claim(view: View, pl: Planner, seat: Position, racks: Racks, plan: _Plan | None,
-           legal: Sequence[Action]) -> ClaimHint | None:
-    """During a claim window: does the discard bring the plan closer, and can the claim
-    use it (a claimed tile goes into an exposed group: not into a pair, nor into a line
-    that must stay concealed)?"""
-    if view.window is None:
-        return None
-    t = view.window[1]
-    name = tile_label(t)
-    if not any(isinstance(a, Claim) for a in legal):
-        return ClaimHint(CANONICAL[t], False, f"You cannot claim {name} now: pass.")
-    if plan is None:
-        return ClaimHint(CANONICAL[t], False, f"No line is still possible: {name} does not help.")
-    with_tile = _plans(pl, plus(seat.free, t), racks, 1)
-    if not with_tile or with_tile[0].away >= plan.away:
-        return ClaimHint(CANONICAL[t], False,
-                         f"{name} does not bring your plan closer ({plan.away} away): pass.")
-    best = with_tile[0]
-    for hand, aim in zip(best.hands, best.aims, strict=True):
-        demand = pl.cc.rack(aim.exposures)
-        group = int(demand.tot[aim.way, t]) - int(demand.nat[aim.way, t])
-        if group > 0 and not hand.concealed:
-            return ClaimHint(CANONICAL[t], True,
-                             f"{name} brings your plan from {plan.away} to {best.away} away: "
-                             f"claim it for a group of {hand.id} on rack {aim.rack + 1}.")
-    return ClaimHint(CANONICAL[t], False,
-                     f"{name} would help only in a pair or a concealed line, and a claimed "
-                     "tile must be exposed in a group: pass.")
+    return ActionHint(advice.best.body(), "exchange", exchange_words(advice, advice.best))
 
 
 # ---------------------------------------------------------------------- together
 
 
-def _summary(mahjongg: MahjonggHint | None, plan: _Plan | None, racks: Sequence[RackHint],
-             discard: int | None) -> str:
-    """The picture in one line: the plan is that of the holding after the suggested
-    discard, so it says so (beside "goes from 8 to 9 away", "9 away" reads rightly)."""
-    if mahjongg is not None:
-        return mahjongg.text
-    if plan is None:
-        return "No line of the card is still possible on your open racks."
-    parts = [f"{r.lines[0].id} on rack {r.rack} ({r.lines[0].away} away)"
-             for r in racks if r.lines and r.lines[0].plan_away == plan.away]
-    value = sum(h.value for h in plan.hands)
-    after = "" if discard is None else f" once you discard {tile_label(discard)}"
-    return f"Best plan{after}: {' + '.join(parts)}: {plan.away} away in all, {value} points."
+def _context(view: View, card: Card, legal: Sequence[Action]) -> _Seen:
+    seat = position(view)
+    moves = {a.body() for a in legal if isinstance(a, Move)}
+    return _Seen(view, card, seat, open_racks(seat), unseen(view),
+                 planner(card, open_lines(view)), choices(view, legal), moves)
 
 
 def hints(view: View, card: Card, top: int = 3, legal: Sequence[Action] = (),
-          budget_ms: float = HINT_BUDGET_MS) -> Hints:
+          budget_ms: float = HINT_BUDGET_MS, level: str = "master") -> Hints:
     """Hints for the seat of ``view`` (a player's own view, not a spectator's), with the
-    seat's ``legal`` actions (what the rules allow it now). The suggested discard is the
-    expert's, which samples futures while the decision is within ``budget_ms`` (the caller's
-    time for it: ``math.inf`` always samples them, 0 never)."""
+    seat's ``legal`` actions (what the rules allow it now), from the coach at ``level``
+    (``budget_ms`` is no longer used: the coach counts its work in futures)."""
     if view.free is None:
         return NO_HINTS
-    legal = choices(view, legal)
-    seat = position(view)
-    unseen_counts = unseen(view)
-    racks = open_racks(seat)
-    pl = planner(card, open_lines(view))
     if view.phase == "charleston":
-        return charleston_hints(view, card, legal, budget_ms)
-    mahjongg = _mahjongg(view, card, seat, legal)
-    tile = None
-    if mahjongg is None and "discard" in view.verbs:
-        tile = _discard_tile(view, card, seat, legal, budget_ms)
-    keep = list(seat.free) if tile is None else minus(seat.free, (tile,))
-    plans = _plans(pl, keep, racks, top)
-    plan = plans[0] if plans else None
-    rack_hints = [RackHint(r + 1, ()) for r, _ex in racks] if plan is None else _rack_hints(
-        pl, keep, plan, unseen_counts, top, view.counts)
-    fixed = _declared_rack(card, seat, unseen_counts)
-    if fixed is not None:
-        rack_hints = sorted([*rack_hints, fixed], key=lambda r: r.rack)
+        return charleston_hints(view, card, choices(view, legal), level)
+    s = _context(view, card, legal)
+    advice = advise(view, card, s.legal, level) if len(s.legal) else None
+    best = advice.best if advice is not None else None
+    free, racks, mj = _planned(s, best)
+    found = plans_for(s.pl, free, racks, top)
+    plan = found[0] if found else None
+    arrange: tuple[str, ...] = ()
+    if plan is not None:
+        plan, arrange = _arranged(s, free, plan, mj)
+        found = [plan, *found[1:]]
+    rack_list = [RackHint(r + 1, ()) for r, _ex in racks] if plan is None else rack_hints(
+        s.pl, free, plan, s.left, top, view.counts)
+    extra = [declared_rack(card, s.seat, s.left)]
+    if mj is not None and advice is not None:
+        extra.append(_mj_rack(s, mj, advice))
+    rack_list = sorted([*rack_list, *(r for r in extra if r is not None)],
+                       key=lambda r: r.rack)
+    tile = best.tile if isinstance(best, Discard) else None
+    warnings = _warnings(s) if "discard" in view.verbs else []
     discard = None
-    if tile is not None:
-        before = _plans(pl, seat.free, racks, 1)
-        discard = DiscardHint(CANONICAL[tile], _discard_reason(
-            pl, tile, before[0].away if before else IMPOSSIBLE, plan, seat.free,
-            unseen_counts))
-    claim = None
-    if mahjongg is None and view.window is not None:
-        claim = _claim(view, pl, seat, racks, plan, legal)
-    return Hints(_summary(mahjongg, plan, rack_hints, tile), tuple(rack_hints), discard,
-                 tuple(p.hint for p in plans), claim, mahjongg)
+    if tile is not None and advice is not None:
+        before = plans_for(s.pl, s.seat.free, s.racks, 1)
+        discard = DiscardHint(CANONICAL[tile], discard_reason(
+            s.pl, s.seat, advice, tile, before[0].away if before else IMPOSSIBLE, plan,
+            s.left, [w for w in warnings if w.tile == tile]))
+    mahjongg = _mahjongg(s, advice) if advice is not None else None
+    claim = _claim_hint(s, advice, plan) if advice is not None and mahjongg is None else None
+    action = _action(advice, discard, claim, mahjongg)
+    return Hints(_summary(s, advice, mahjongg, plan, rack_list, tile), tuple(rack_list),
+                 discard, tuple(p.hint for p in found), claim, mahjongg, action,
+                 _exchange(advice) if advice is not None else None,
+                 advice.choices if advice is not None else (), tuple(warnings), arrange,
+                 _reach(s, free), advice)
+
+
+def _warnings(s: _Seen) -> list[FeedWarning]:
+    held = [t for t in range(NUM_KINDS) if s.seat.free[t]]
+    return feeding(s.view, s.pl, held)
+
+
+def _action(advice: Advice | None, discard: DiscardHint | None, claim: ClaimHint | None,
+            mahjongg: MahjonggHint | None) -> ActionHint | None:
+    """The coach's choice now, with the words the other fields give it."""
+    if advice is None:
+        return None
+    best = advice.best
+    if isinstance(best, Discard) and discard is not None:
+        return ActionHint(best.body(), best.verb, discard.reason)
+    if isinstance(best, Claim | Pass) and claim is not None:
+        return ActionHint(best.body(), best.verb, claim.reason)
+    if mahjongg is not None:
+        return ActionHint(best.body(), best.verb, mahjongg.text)
+    c = advice.choice(best)
+    if isinstance(best, Exchange):
+        return ActionHint(best.body(), best.verb, exchange_words(advice, best))
+    if c is None and isinstance(best, Pass):
+        return ActionHint(best.body(), best.verb, "Nothing to declare: pass.")
+    return ActionHint(best.body(), best.verb, c.note if c is not None else "")
 
 
 # ---------------------------------------------------------------------- the Charleston
 
 
 def charleston_hints(view: View, card: Card, legal: Sequence[Action],
-                     budget_ms: float = HINT_BUDGET_MS) -> Hints:
-    """The Charleston's hint: the expert's choice (its pass weighed by the chance of
+                     level: str = "master") -> Hints:
+    """The Charleston's hint: the coach's choice (a pass weighed by the chance of
     finishing, :meth:`ExpertBot.choose_charleston`) and the plan it keeps."""
     seat = position(view)
     racks = open_racks(seat)
     pl = planner(card, open_lines(view))
-    bot = ExpertBot(card, budget_ms=budget_ms)
-    bot.prepare(view)
-    made = bot.choose(view, list(legal), view_rng(view)) if legal else None
+    made = best_action(view, card, list(legal), level)[0] if legal else None
     passed = made.tiles if isinstance(made, CharlestonPass | Courtesy) else ()
-    before = _plans(pl, seat.free, racks, 1)
-    after = _plans(pl, minus(seat.free, passed), racks, 1) if passed else before
+    before = plans_for(pl, seat.free, racks, 1)
+    after = plans_for(pl, minus(seat.free, passed), racks, 1) if passed else before
     plan = after[0] if after else None
     words = "no line of the card is in reach" if plan is None else (
         f"your plan {' + '.join(h.id for h in plan.hands)} is {plan.away} away")
@@ -594,7 +443,7 @@ def charleston_hints(view: View, card: Card, legal: Sequence[Action],
     return Hints(reason, (), None, tuple(p.hint for p in after), charleston=hint)
 
 
-def _charleston_reason(made: Action, before: int | None, plan: _Plan | None,
+def _charleston_reason(made: Action, before: int | None, plan: SharedPlan | None,
                        words: str) -> str:
     if isinstance(made, Vote):
         return (f"Vote again: {words}, and another Charleston can bring it closer."

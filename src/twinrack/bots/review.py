@@ -3,34 +3,42 @@ three biggest mistakes explained in words.
 
 Every decision the player had a real choice in (a discard, a claim or a pass, an exposure,
 a Mah Jongg declared or kept, a Joker exchange, and in the American game each pass, vote
-and offer of the Charleston) is replayed from the record and looked at
-from the player's own view only. The master (:mod:`twinrack.bots.master`: the untimed
-expert, its choice checked by racing futures near the end) says what it would have done;
-both that choice and the one played are rated by the chance of
+and offer of the Charleston; never a move between its own racks, which decides nothing) is
+replayed from the record and looked at from the player's own view only. The coach
+(:mod:`twinrack.bots.coach`: the master, the untimed expert whose choice is checked by
+racing futures near the end) says what it would have done, exactly as the hints said it
+at the table: the same decision, the same generator, so a choice the hint recommended is
+never a mistake here. Both that choice and the one played are rated by the chance of
 finishing every open rack before the wall is spent and by the expected points of the best
 plan (its chance times its card value), from the tiles the player had not seen
 (:mod:`twinrack.bots.odds`). The decisions that lost most by that measure are then played
 out to the end of imagined games through the engine (:class:`twinrack.bots.playout.Playout`,
 the master's first search) to say how many points of game margin the choice cost, and
-the three that cost most are explained with the tiles and the card lines involved.
+the three that cost most are explained in tiles and card lines ("you exposed 3 Dot with two
+Jokers; two 3 Dot and a Joker kept a Joker for Runs-2"). A decision whose loss is within
+noise is no mistake: the same chance of finishing and the same expected points by the odds
+(to the rounding shown), and no play-out margin beyond twice its standard error.
 :func:`review` is pure and returns a :class:`Review`; ``twinrack review RECORD`` prints
 it.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from twinrack.bots.coach import advise
 from twinrack.bots.greedy import Racks, minus, open_racks, plus, with_exposure
 from twinrack.bots.master import MasterBot
 from twinrack.bots.odds import candidates, chances, needs
 from twinrack.bots.plans import Planner
 from twinrack.bots.playout import Playout
+from twinrack.bots.review_words import choice_words, explain
 from twinrack.bots.seen import Position, choices, position, unseen
 from twinrack.card import Card
 from twinrack.engine import (
@@ -39,6 +47,7 @@ from twinrack.engine import (
     Discard,
     Expose,
     GameState,
+    Move,
     Pass,
     RuleSet,
     legal_actions,
@@ -49,7 +58,7 @@ from twinrack.engine.actions import CHARLESTON_VERBS, CharlestonPass, Courtesy
 from twinrack.engine.record import RecordError, replay_steps, verify
 from twinrack.engine.view import View
 from twinrack.errors import TwinRackError
-from twinrack.tiles import LONG_NAMES, parse_tiles
+from twinrack.tiles import parse_tiles
 
 #: decisions played out by the master (the ones losing most by the odds)
 SEARCHED = 6
@@ -57,6 +66,12 @@ SEARCHED = 6
 SIMULATIONS = 6
 #: how many mistakes are explained
 MISTAKES = 3
+#: differences by the odds below these are noise: a chance of finishing (0.5 percentage
+#: point, the rounding of a whole percent) and expected points (the rounding shown)
+NOISE_CHANCE = 0.005
+NOISE_POINTS = 0.05
+#: a play-out margin counts only beyond this many standard errors of its imagined games
+NOISE_SE = 2.0
 
 
 class ReviewError(TwinRackError):
@@ -89,6 +104,22 @@ class Rating:
     points_best: float
     margin_lost: float | None  # game margin the master's search says it cost (points)
     why: str
+    played_words: str = ""  # the choice played, in tiles and lines ("discarding 9 Bam")
+    best_words: str = ""
+    margin_error: float | None = None  # the standard error of margin_lost
+
+    @property
+    def mistake(self) -> bool:
+        """A choice other than the coach's that cost more than noise: by the odds (a
+        chance or expected points lower beyond their rounding), or by a play-out margin
+        beyond ``NOISE_SE`` standard errors."""
+        if self.played == self.best:
+            return False
+        odds = (self.chance_best - self.chance_played >= NOISE_CHANCE
+                or self.points_best - self.points_played >= NOISE_POINTS)
+        margin = (self.margin_lost is not None and self.margin_lost > 0
+                  and self.margin_lost > NOISE_SE * (self.margin_error or 0.0))
+        return odds or margin
 
     @property
     def loss(self) -> float:
@@ -116,15 +147,12 @@ def kind_of(action: Action) -> str:
     return "exposure" if action.verb == "expose" else action.verb
 
 
-def tile_words(tile: int) -> str:
-    return LONG_NAMES[tile]
-
-
 class Judge:
     """Rates choices from one seat's view with the expert's odds; the best choice is the
     master's (its default budget of simulations: the same choice on any machine)."""
 
     def __init__(self, card: Card) -> None:
+        self.card = card
         self.master = MasterBot(card)
 
     @property
@@ -213,58 +241,38 @@ def review(record: dict[str, Any], seat: int, card: Card, *, searched: int = SEA
     for text in record["actions"]:
         acting = seat in game.to_act() and game.phase in ("turn", "window", "charleston")
         seen = view(game, seat) if acting else None
-        legal = choices(seen, legal_actions(game, seat)) if seen is not None else []
+        everything = legal_actions(game, seat) if seen is not None else []
+        legal = choices(seen, everything) if seen is not None else []
         step = next(replay_steps(game, [text]))
         if (seen is None or len(legal) < 2 or step.action.seat != seat
-                or step.action not in legal):  # a move outside its turn decides nothing
-            continue
-        rated.append((rate(judge, seen, legal, step.action, step.number, rng), seen, legal))
+                or isinstance(step.action, Move) or step.action not in legal):
+            continue  # a move between one's own racks decides nothing
+        rated.append((rate(judge, seen, legal, step.action, step.number), seen, everything))
     return finish(rated, seat, card, searched, simulations, rng)
 
 
-def rate(judge: Judge, seen: View, legal: Sequence[Action], played: Action, number: int,
-         rng: random.Random) -> Rating:
-    """One decision rated: the master's choice against the one played."""
+def rate(judge: Judge, seen: View, legal: Sequence[Action], played: Action,
+         number: int) -> Rating:
+    """One decision rated: the coach's choice (the hint's, for this very view) against the
+    one played."""
     seat = position(seen)
-    best = judge.master.choose(seen, legal, random.Random(rng.getrandbits(32)))
+    best = advise(seen, judge.card, legal).best
+    judge.master.follow(seen)
     mine = judge.after(seen, seat, played)
     theirs = judge.after(seen, seat, best) if best != played else mine
     if mine is None or theirs is None:
         mine = theirs = Outlook(0.0, 0.0, (), 0)
-    why = explain(played, best, mine, theirs)
+    why = explain(played, best, mine, theirs, seen)
     return Rating(number, seen.turn, kind_of(played), played.body(), best.body(),
                   round(mine.chance, 4), round(theirs.chance, 4), round(mine.points, 2),
-                  round(theirs.points, 2), None, why)
-
-
-def explain(played: Action, best: Action, mine: Outlook, theirs: Outlook) -> str:
-    """The mistake in words, with the tiles and the card lines involved."""
-    if played == best:
-        return "the best choice"
-    only_mine = [x for x in mine.lines if x not in theirs.lines]
-    only_theirs = [x for x in theirs.lines if x not in mine.lines]
-    if not (only_mine and only_theirs):
-        only_mine, only_theirs = list(mine.lines), list(theirs.lines)
-    kept = " + ".join(only_mine) or "no line"
-    lost = " + ".join(only_theirs) or "no line"
-    if isinstance(played, Discard) and isinstance(best, Discard) and kept == lost:
-        return (f"keeping {tile_words(best.tile)} left {kept} {mine.away} away "
-                f"({mine.chance:.0%} to finish); throwing {tile_words(best.tile)} instead "
-                f"of {tile_words(played.tile)} left it {theirs.away} away "
-                f"({theirs.chance:.0%} to finish)")
-    if isinstance(played, Discard) and isinstance(best, Discard):
-        return (f"keeping {tile_words(best.tile)} kept {kept} alive ({mine.away} away, "
-                f"{mine.chance:.0%} to finish) but gave up {lost}, which was "
-                f"{theirs.away} away ({theirs.chance:.0%} to finish); throwing "
-                f"{tile_words(best.tile)} instead of {tile_words(played.tile)} was better")
-    return (f"'{played.body()}' left {kept} ({mine.away} away, {mine.chance:.0%} to finish); "
-            f"'{best.body()}' was better: {lost} ({theirs.away} away, "
-            f"{theirs.chance:.0%} to finish)")
+                  round(theirs.points, 2), None, why, choice_words(played, seen),
+                  choice_words(best, seen))
 
 
 def finish(rated: list[tuple[Rating, View, list[Action]]], seat: int, card: Card,
            searched: int, simulations: int, rng: random.Random) -> Review:
-    """Play the costliest decisions out with the master and name the three worst."""
+    """Play the costliest decisions out with the master and name the three worst (those
+    beyond noise)."""
     order = sorted(range(len(rated)), key=lambda i: (-rated[i][0].loss, rated[i][0].number))
     # the Charleston's decisions are rated by the odds alone (no future is raced from it)
     chosen = {i for i in order[:searched] if rated[i][0].played != rated[i][0].best
@@ -280,13 +288,11 @@ def finish(rated: list[tuple[Rating, View, list[Action]]], seat: int, card: Card
         found = master.search(seen, legal, [best, played], random.Random(rng.getrandbits(32)))
         if found is not None:
             margins, _wins = found
-            out[i] = _with_margin(r, float((margins[0] - margins[1]).mean()))
-    wrong = [r for r in out if r.played != r.best and (r.loss > 0 or (r.margin_lost or 0) > 0)]
+            diff = margins[0] - margins[1]
+            se = float(diff.std(ddof=1) / math.sqrt(len(diff))) if len(diff) > 1 else math.inf
+            out[i] = replace(r, margin_lost=round(float(diff.mean()), 2),
+                             margin_error=round(se, 2) if math.isfinite(se) else None)
+    wrong = [r for r in out if r.mistake]
     wrong.sort(key=lambda r: (-(r.loss + max(0.0, r.margin_lost or 0.0) / 10), r.number))
     chart = tuple((r.turn, r.chance_played) for r in out)
     return Review(seat, tuple(out), tuple(wrong[:MISTAKES]), chart)
-
-
-def _with_margin(r: Rating, margin: float) -> Rating:
-    return Rating(r.number, r.turn, r.kind, r.played, r.best, r.chance_played, r.chance_best,
-                  r.points_played, r.points_best, round(margin, 2), r.why)

@@ -16,7 +16,9 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
+from twinrack.card import practice_card
 from twinrack.card.loader import MAX_CARD_CHARS
+from twinrack.card.sheet import sheet
 from twinrack.errors import CardError
 from twinrack.server import jobs
 from twinrack.server.deps import HubDep, Limits, LimitsDep, OwnerDep, PagesDep
@@ -126,6 +128,24 @@ async def fields(request: Request, hub: HubDep, limits: LimitsDep) -> JSONRespon
 @router.get("/api/cards")
 async def mine(hub: HubDep, owner: OwnerDep) -> JSONResponse:
     return _answer(200, {"cards": await hub.cards_of(owner)})
+
+
+@router.get("/api/cards/practice/sheet")
+async def practice_sheet() -> JSONResponse:
+    """The practice card by section, as the card panel shows it."""
+    return _answer(200, sheet(practice_card()))
+
+
+@router.get("/api/cards/{card_id}/sheet")
+async def saved_sheet(card_id: str, hub: HubDep, owner: OwnerDep) -> JSONResponse:
+    """A card this browser saved, by section (checked in the worker pool as any card)."""
+    saved = await hub.saved_card(card_id, owner)
+    if saved is None:
+        return _answer(404, {"error": "no such card"})
+    try:
+        return _answer(200, sheet(await hub.card_of(saved["source"], saved["name"])))
+    except (CardError, JobFailed) as err:
+        return _answer(422, {"error": err.message})
 
 
 @router.get("/api/cards/{card_id}")

@@ -222,12 +222,16 @@ def card_summary(source: str, name: str) -> dict[str, Any]:
     column, message), and for every line that loads on its own, its ways and the groups of
     its first way."""
     problems: list[dict[str, Any]] = []
+    loaded = None
     try:
-        card_of(source, name)
+        loaded = card_of(source, name)
     except CardError as err:
         problems = [{"line": p.line, "column": p.column, "message": p.message}
                     for p in err.problems]
-    return {"ok": not problems, "problems": problems, "hands": _hand_summaries(source, name)}
+    from twinrack.card.sheet import sheet
+
+    return {"ok": not problems, "problems": problems, "hands": _hand_summaries(source, name),
+            "sheet": sheet(loaded) if loaded is not None else None}
 
 
 def _hand_summaries(source: str, name: str) -> list[dict[str, Any] | None]:

@@ -10,6 +10,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Form, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 
+from twinrack.card.sheet import sheet
 from twinrack.errors import TwinRackError
 from twinrack.server import accounts, wire
 from twinrack.server.deps import HubDep, LimitsDep, OwnerDep, PagesDep, Refused
@@ -213,6 +214,13 @@ async def worker(game_id: str, hub: HubDep, table: TableApi) -> JSONResponse:
     over): a page that reconnects puts it in its socket's address (docs/deploy.md)."""
     return JSONResponse({"worker": hub.owner_hint(game_id)},
                         headers={"Cache-Control": "no-store"})
+
+
+@router.get("/api/games/{game_id}/card")
+async def card(table: TableApi) -> JSONResponse:
+    """The table's card by section (public: the same for every viewer), and whether every
+    line may be played open under the table's rules (the view's ``open_lines``)."""
+    return JSONResponse({**sheet(table.card), "open_lines": table.state.rules.open_lines})
 
 
 @router.get("/api/games/{game_id}/record")

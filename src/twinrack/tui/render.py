@@ -334,6 +334,23 @@ def _points(x: Fraction) -> str:
 # ---------------------------------------------------------------------------- hints
 
 
+def _coach_lines(out: Text, h: dict[str, Any]) -> None:
+    """What the coach does now (the web table's words): the summary, a choice that is not
+    the discard (a Mah Jongg, a claim, an exchange, an exposure), the warnings of the
+    suggested discard."""
+    if h.get("summary"):
+        out.append(f"{h['summary']}\n", style="bold")
+    act = h.get("action") or {}
+    if act.get("verb") not in (None, "discard") and act.get("reason") \
+            and act.get("reason") != h.get("summary"):
+        out.append(f"Coach: {act['reason']}\n", style="bold")
+    tile = (h.get("discard") or {}).get("tile")
+    for w in h.get("warnings") or []:
+        if w.get("tile") == tile:
+            who = f"seat {int(w.get('seat', 0)) + 1}"
+            out.append(f"{str(w.get('text', '')).replace('{who}', who)}\n", style="red")
+
+
 def hints_text(h: dict[str, Any] | None, note: str = "") -> Text:
     """The hints panel, from ``Hints.to_dict()``: the nearest lines per rack (tiles away,
     what they need and how many of each are unseen), a discard to consider, plans."""
@@ -343,6 +360,7 @@ def hints_text(h: dict[str, Any] | None, note: str = "") -> Text:
         out.append(note + "\n", style="dim")
     if not h:
         return out
+    _coach_lines(out, h)
     for rack in h.get("racks", []):
         out.append(f"Rack {rack.get('rack')}\n", style="bold")
         for line in rack.get("lines", []):

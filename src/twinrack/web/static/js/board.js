@@ -1,6 +1,7 @@
 // Pieces of the table shared by the live table and the replay viewer.
 import { html } from "/static/vendor/preact-htm.js";
 import { Backs, Tile, TileRow, splitTiles, tileLabel } from "./tiles.js";
+import { LineLink } from "./table/card.js";
 
 /** A seat as the page names it: its name ("Bea"; issue 26: not "Seat 2 (Bea)"), else
  * "Seat 2". */
@@ -21,7 +22,7 @@ export function RackPublic({ rack, index, showEmpty = true, concealed = null, wh
     <span class="rack-name">Rack ${n}</span>
     ${rack.dead && html`<span class="badge dead" title=${rack.dead === "exposure"
       ? "its exposures match no hand on the card" : "Mah Jongg in error"}>DEAD</span>`}
-    ${mj && html`<span class="badge mj">Mah Jongg: ${mj.hand} (${mj.value})${mj.jokerless
+    ${mj && html`<span class="badge mj">Mah Jongg: <${LineLink} id=${mj.hand} /> (${mj.value})${mj.jokerless
       ? ", jokerless" : ""}${mj.closed ? ", closed" : ""}</span>`}
     ${concealed && html`<span class="concealed-tiles" role="group"
         aria-label=${`${who} concealed on rack ${n}: ${concealed.map(tileLabel).join(", ") || "none"}`}>

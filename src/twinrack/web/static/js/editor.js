@@ -6,6 +6,7 @@
 import { html, render, useEffect, useRef, useState } from "/static/vendor/preact-htm.js";
 import { badToken, fileName, fromFields, newHand, placeProblems, toToml } from "./cardfile.js";
 import { TileRow, tileSrc } from "./tiles.js";
+import { showCard } from "./cardview.js";
 
 const root = document.getElementById("editor-root");
 const SAVED = root.dataset.card || "";
@@ -224,6 +225,8 @@ function SaveBar({ card, result, saved, onSave, message }) {
   return html`<div class="actions">
     <button type="button" class="primary" id="save-card" onClick=${onSave}
       disabled=${!result || !result.ok}>Save the card</button>
+    <button type="button" id="view-card" disabled=${!result || !result.sheet}
+      onClick=${() => showCard(result.sheet)}>View the card</button>
     <a class="button" id="download-card" download=${fileName(card.name)} href="#"
       onClick=${(e) => { e.currentTarget.href = blob(); }}>Download the TOML file</a>
     ${saved && html`<a class="button primary" id="play-card" href=${`/?card=${saved}`}>

@@ -3,6 +3,7 @@
 // seats that count needs. The invite links' Copy buttons are copy.js's.
 
 import "./copy.js";
+import { viewCard } from "./cardview.js";
 
 const players = document.getElementById("players");
 const variants = [...document.querySelectorAll("input[name=variant]")];
@@ -58,3 +59,28 @@ for (const field of document.querySelectorAll("input[data-remember=name]")) {
     if (field.type !== "hidden") rememberName(field.value);
   });
 }
+
+/** "View the card": the card chosen (practice, saved, or the file picked, as the server's
+ * check reads it) in the card drawer. */
+async function viewChosen() {
+  const say = document.getElementById("view-card-error");
+  say.textContent = "";
+  const choice = (document.querySelector("input[name=card_choice]:checked") || {}).value;
+  try {
+    if (choice === "saved") {
+      const id = document.getElementById("saved-card").value;
+      await viewCard({ src: `/api/cards/${encodeURIComponent(id)}/sheet` });
+    } else if (choice === "upload") {
+      const file = document.querySelector("input[name=card_file]").files[0];
+      if (!file) throw new Error("choose a card file first");
+      await viewCard({ source: await file.text() });
+    } else {
+      await viewCard({ src: "/api/cards/practice/sheet" });
+    }
+  } catch (err) {
+    say.textContent = String(err.message || err);
+  }
+}
+
+const viewButton = document.getElementById("view-card");
+if (viewButton) viewButton.addEventListener("click", viewChosen);

@@ -2,13 +2,14 @@
 // (GET /api/games/{id}/review?seat=N), the three biggest mistakes in words, each a button
 // that takes the replay to that step, and a chart of the seat's chance to finish.
 import { html, useEffect, useState } from "/static/vendor/preact-htm.js";
+import { Linked } from "./table/card.js";
 
 const W = 280;
 const H = 120;
 const PAD = 32;
 
 /** The seat's chance of finishing after each of its decisions: x the turn, y 0-100%. */
-export function ChanceChart({ chances, name }) {
+export function ChanceChart({ chances, name, mistakes = [] }) {
   if (!chances.length) return html`<p class="muted">No decision to chart.</p>`;
   const turns = chances.map((c) => c[0]);
   const lo = Math.min(...turns);
@@ -33,6 +34,11 @@ export function ChanceChart({ chances, name }) {
     <polyline points=${points} class="rv-line" fill="none" />
     ${chances.map(([t, c]) => html`<circle class="rv-point" cx=${x(t).toFixed(1)} cy=${y(c).toFixed(1)} r="2.2">
       <title>turn ${t}: ${Math.round(c * 100)}%</title></circle>`)}
+    ${mistakes.map((m, k) => html`<g class="rv-mark" data-turn=${m.turn}>
+      <circle cx=${x(m.turn).toFixed(1)} cy=${y(m.chance_played).toFixed(1)} r="5" />
+      <text x=${x(m.turn).toFixed(1)} y=${(y(m.chance_played) - 7).toFixed(1)} text-anchor="middle"
+        class="rv-label">${k + 1}</text>
+      <title>mistake ${k + 1}, turn ${m.turn}: ${m.played_words || m.played}</title></g>`)}
   </svg>`;
 }
 
@@ -45,7 +51,7 @@ function Mistake({ m, go }) {
     + `${m.points_played.toFixed(1)} vs ${m.points_best.toFixed(1)} expected points${margin}): `;
   return html`<li class="rv-mistake">
     <button type="button" class="link rv-goto" onClick=${() => go(m.number)}
-      title="show this step in the replay">Turn ${m.turn}</button>${": played "}<code>${m.played}</code>${", best "}<code>${m.best}</code>${odds}<span class="rv-why">${m.why}.</span>
+      title="show this step in the replay">Turn ${m.turn}</button>${": "}<span class="rv-played">${m.played_words || m.played}</span>${"; better: "}<span class="rv-best">${m.best_words || m.best}</span>${odds}<span class="rv-why"><${Linked} text=${m.why} />.</span>
   </li>`;
 }
 
@@ -83,7 +89,7 @@ export function ReviewPanel({ game, names, seat, go }) {
         ? html`<ol id="rv-mistakes">${r.mistakes.map((m) => html`<${Mistake} m=${m} go=${go} />`)}</ol>`
         : html`<p id="rv-none">No mistake found: every choice was as good as the best one.</p>`}
       <h3>Chance of finishing</h3>
-      <${ChanceChart} chances=${r.chances} name=${names[r.seat]} />
+      <${ChanceChart} chances=${r.chances} name=${names[r.seat]} mistakes=${r.mistakes} />
     </div>`}
   </section>`;
 }

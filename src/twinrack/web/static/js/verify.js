@@ -1,6 +1,7 @@
 // The final score, the revealed seed and the "Verify the shuffle" check (table and replay).
 import { html, useState } from "/static/vendor/preact-htm.js";
 import { seatName } from "./board.js";
+import { Linked } from "./table/card.js";
 
 function hexToBytes(hex) {
   const clean = String(hex || "").trim();
@@ -146,8 +147,8 @@ export function ScorePanel({ gameId, score, names, seed, commitment, mySeat = nu
       <tbody>
         ${lines.length === 0 && html`<tr><td colspan="3" class="muted">No points scored.</td></tr>`}
         ${lines.map((l) => typeof l === "string"
-          ? html`<tr><td colspan="3">${l}</td></tr>`
-          : html`<tr><td>${seatName(names, l.seat)}</td><td>${l.reason}</td>
+          ? html`<tr><td colspan="3"><${Linked} text=${l} /></td></tr>`
+          : html`<tr><td>${seatName(names, l.seat)}</td><td><${Linked} text=${l.reason} /></td>
               <td class="num">${signed(l.points)}</td></tr>`)}
       </tbody>
     </table>

@@ -1,8 +1,9 @@
 // The live table page (docs/protocol.md). The server decides everything: the page renders
 // each state and sends back only actions from its legal list.
 import { html, useEffect, useRef, useState } from "/static/vendor/preact-htm.js";
-import { Choices } from "./choices.js";
-import { Controls } from "./controls.js";
+import { CardPanel, Linked, openLine, useCard } from "./card.js";
+import { Choices, choiceKeys } from "./choices.js";
+import { Controls, discardTile } from "./controls.js";
 import { ConfirmKill } from "./dialog.js";
 import { EndPanel, Verdict } from "./ending.js";
 import { Hints, HowItWorks, hintNow } from "./hints.js";
@@ -59,14 +60,15 @@ function HintNow({ hints, on }) {
   const h = on ? hintNow(hints) : null;
   if (!h) return null;
   return html`<p class=${`hint-now hint-${h.kind}`} id="hint-now">
-    <span class="hint-label">Hint:</span> ${h.tile && html`<${Tile} t=${h.tile} size="xs" />`} ${h.text}</p>`;
+    <span class="hint-label">Hint:</span> ${h.tile && html`<${Tile} t=${h.tile} size="xs" />`} <${Linked} text=${h.text} /></p>`;
 }
 
 /** This seat's area: the prompt, the buttons, the choices, the racks, its discards. */
 function MySeat({ f, msg, play, hintsOn }) {
   const mine = f.v.seats[f.me];
   const name = (f.names && f.names[f.me]) || `Seat ${f.me + 1}`;
-  const suggest = hintsOn && msg.hints && msg.hints.discard ? msg.hints.discard.tile : null;
+  const hints = hintsOn ? msg.hints : null;
+  const suggest = hints && hints.discard ? hints.discard.tile : null;
   const charleston = f.v.phase === "charleston"; // the American game's passes: charleston.js
   return html`<section class=${`my-area ${f.myTurn || f.iAnswer ? "my-move" : ""}`}
       aria-label=${`Your seat: ${WINDS[f.me]}, ${name}`} data-seat=${f.me}>
@@ -77,10 +79,10 @@ function MySeat({ f, msg, play, hintsOn }) {
     </header>
     <div class="decision">
       <${Prompt} f=${f} msg=${msg} />
-      ${!f.over && !charleston && html`<${Controls} f=${f} selected=${play.selection.selected} ...${play} />`}
+      ${!f.over && !charleston && html`<${Controls} f=${f} hints=${hints} ...${play} />`}
       ${!f.over && (f.myTurn || f.iAnswer) && html`<${HintNow} hints=${msg.hints} on=${hintsOn} />`}
     </div>
-    ${!f.over && html`<${Choices} f=${f} ...${play} />`}
+    ${!f.over && html`<${Choices} f=${f} hints=${hints} ...${play} />`}
     ${charleston ? html`<${CharlestonPanel} f=${f} msg=${msg} hintsOn=${hintsOn} ...${play} />`
       : html`<${MyRacks} seat=${mine} claimed=${!!f.v.claim} suggest=${suggest} ...${play} />`}
     <div class="my-discards"><span class="rack-name">Your discards</span>
@@ -90,14 +92,40 @@ function MySeat({ f, msg, play, hintsOn }) {
 }
 
 /** What the keys do now (keys.js). */
-function keyCommands(play, f, toggleHints, help) {
-  const { legal, selection, act, moveTo } = play;
+function keyCommands(play, f, hints, toggleHints, help) {
+  const { legal, selection, act, moveTo, arrange } = play;
   const sel = selection.selected;
   const targets = sel ? legal.moveTargets(sel.rack, sel.tile) : [];
+  const tile = discardTile(selection, hints, legal);
+  const keyed = f && f.seated ? choiceKeys(f, legal, hints) : [];
   return { step: selection.step, toggleHints, help, seated: !!(f && f.seated),
-    discard: () => sel && act(legal.discard(sel.tile)),
+    discard: () => tile && act(legal.discard(tile)),
+    jump: () => hints && hints.discard && selection.jump(hints.discard.tile),
+    choice: (i) => keyed[i] && act(keyed[i]),
+    arrange: () => arrange && arrange(),
+    accept: () => hints && hints.action && act(legal.all.find((a) => a.text === hints.action.text)),
+    card: () => openLine(null),
     move: () => sel && targets.length && moveTo(sel.rack, sel.tile, targets[0]),
     claim: () => act(legal.bestClaim()), pass: () => act(legal.one("pass")) };
+}
+
+/** "Arrange as the plan": the hint's moves (engine `move` actions), sent one at a time,
+ * each as soon as the state before it has come back and only while it is still legal. */
+function useArrange(msg, legal, busy, send) {
+  const queue = useRef([]);
+  const moves = (msg && msg.hints && msg.hints.arrange) || [];
+  useEffect(() => {
+    if (busy || !queue.current.length) return;
+    const next = legal.all.find((a) => a.verb === "move" && a.text === queue.current[0]);
+    queue.current = next ? queue.current.slice(1) : [];
+    if (next) send(next);
+  });
+  if (!moves.length || !moves.every((t) => legal.all.some((a) => a.text === t))) return null;
+  return () => {
+    if (queue.current.length || busy) return;
+    queue.current = moves.slice(1);
+    send(legal.all.find((a) => a.text === moves[0]));
+  };
 }
 
 export function App({ game, token, worker }) {
@@ -116,11 +144,14 @@ export function App({ game, token, worker }) {
     if (a && !busy) { selection.follow(to, tile); act(a); }
   };
   const toggleHints = () => { setHintsOn(!hintsOn); table.raw({ type: "hints", on: !hintsOn }); };
-  const play = { legal, busy, act, moveTo, selection };
+  const hints = hintsOn && msg ? msg.hints : null;
+  const arrange = useArrange(hintsOn ? msg : null, legal, busy, table.send);
+  const play = { legal, busy, act, moveTo, selection, arrange };
   const f = msg ? facts(msg, table.players) : null;
+  const card = useCard(`/api/games/${encodeURIComponent(game)}/card`);
   const sound = useSound(f, legal);
   const now = useNow(table.players);
-  useKeys(keyCommands(play, f, toggleHints, () => setHelp(true)));
+  useKeys(keyCommands(play, f, hints, toggleHints, () => setHelp(true)));
   if (!f) return html`<div class="table-app loading"><p class="muted">${connWords(conn)}</p></div>`;
   const ready = f.seated && !f.over && !busy && f.iAnswer && legal.all.length > 0;
   const withdraw = legal.one("withdraw");
@@ -143,11 +174,13 @@ export function App({ game, token, worker }) {
         ${msg.score && html`<${EndPanel} f=${f} msg=${msg} game=${game} token=${token} />`}
       </div>
       <aside class="side">
-        ${f.seated && hintsOn && !f.over && html`<${Hints} hints=${msg.hints} />`}
+        ${f.seated && hintsOn && !f.over && html`<${Hints} hints=${msg.hints} names=${f.names}
+          tile=${discardTile(selection, msg.hints, legal)} />`}
         ${f.seated && !f.over && f.v.racks > 1 && html`<${HowItWorks} racks=${f.v.racks} />`}
         <${GameLog} log=${table.log} />
       </aside>
     </div>
+    <${CardPanel} card=${card} reach=${hints && hints.reach} openLines=${f.v.open_lines} />
     ${help && html`<${KeysHelp} onClose=${() => setHelp(false)} />`}
     ${confirm && html`<${ConfirmKill} action=${confirm} onCancel=${() => setConfirm(null)}
       withdraw=${withdraw} onWithdraw=${() => { setConfirm(null); table.send(withdraw); }}

@@ -4,6 +4,7 @@
 // Siamese works" for first games.
 import { html } from "/static/vendor/preact-htm.js";
 import { Tile, TileRow, tileLabel } from "../tiles.js";
+import { LineLink, Linked } from "./card.js";
 
 function needsWords(needs) {
   return needs.map((n) => `${tileLabel(n.tile)}${(n.count || 1) > 1 ? ` \u00d7${n.count}` : ""}` +
@@ -15,7 +16,7 @@ function PlanLine({ line }) {
   const needs = line.needs || [];
   const tiles = needs.flatMap((n) => Array(n.count || 1).fill(n.tile));
   return html`<p class="hint-line plan-line">
-    <span class="hint-hand">${line.id}</span>
+    <span class="hint-hand"><${LineLink} id=${line.id} /></span>
     <span class="muted"> (${line.section}, ${line.value} points${line.concealed ? ", concealed" : ""})</span>:
     <strong>${line.away} away</strong>
     ${tiles.length > 0 && html`<br /><span class="hint-needed">needs <${TileRow} tiles=${tiles} size="xs"
@@ -26,7 +27,7 @@ function PlanLine({ line }) {
 function Instead({ lines }) {
   if (!lines.length) return null;
   return html`<details class="instead"><summary>instead (${lines.length})</summary><ul>
-    ${lines.map((l) => html`<li class="hint-line"><span class="hint-hand">${l.id}</span>
+    ${lines.map((l) => html`<li class="hint-line"><span class="hint-hand"><${LineLink} id=${l.id} /></span>
       <span class="muted"> (${l.value} points)</span>: ${l.away} away on this rack${
         l.plan_away !== null && l.plan_away !== undefined ? `, ${l.plan_away} in all` : ""}${
         (l.needs || []).length ? html`; needs ${needsWords(l.needs)}` : ""}</li>`)}
@@ -37,26 +38,40 @@ function Instead({ lines }) {
 export function hintNow(hints) {
   if (!hints) return null;
   if (hints.mahjongg) return { kind: "mahjongg", text: hints.mahjongg.text };
+  if (hints.action && hints.action.verb === "exchange") return { kind: "exchange", text: hints.action.reason };
   if (hints.claim) return { kind: hints.claim.helps ? "helps" : "no", text: hints.claim.reason };
   if (hints.discard) return { kind: "discard", tile: hints.discard.tile, text: hints.discard.reason };
   return hints.summary ? { kind: "plan", text: hints.summary } : null;
 }
 
-function HintsBody({ hints }) {
+/** Warnings before a discard that may give an opponent its hand (from what the table
+ * shows), each naming the opponent. */
+export function Warnings({ warnings, names, tile }) {
+  const mine = (warnings || []).filter((w) => w.tile === tile);
+  if (!mine.length) return null;
+  return html`<ul class="hint-warnings" id="hint-warnings">${mine.map((w) => html`<li
+    class=${`hint-warn ${w.wins ? "wins" : ""}`} data-tile=${w.tile} role="note"><${Tile} t=${w.tile} size="xs" />
+    <${Linked} text=${w.text.replace("{who}", (names && names[w.seat]) || `seat ${w.seat + 1}`)} /></li>`)}</ul>`;
+}
+
+function HintsBody({ hints, names, tile }) {
   if (!hints) return html`<p class="muted">Hints appear when you have a decision to make.</p>`;
   const racks = hints.racks || [];
   const plans = hints.plans || [];
   const discard = hints.discard;
   return html`<div class="hints-body">
-    ${hints.mahjongg && html`<p class="hint-mj"><strong>${hints.mahjongg.text}</strong></p>`}
+    ${hints.mahjongg && html`<p class="hint-mj"><strong><${Linked} text=${hints.mahjongg.text} /></strong></p>`}
     ${hints.claim && html`<p class=${`hint-claim ${hints.claim.helps ? "helps" : ""}`}>
-      <${Tile} t=${hints.claim.tile} size="xs" /> ${hints.claim.reason}</p>`}
+      <${Tile} t=${hints.claim.tile} size="xs" /> <${Linked} text=${hints.claim.reason} /></p>`}
+    ${hints.exchange && hints.exchange.reason !== hints.summary && html`<p class="hint-exchange" id="hint-exchange"><${Linked} text=${hints.exchange.reason} /></p>`}
     ${discard && html`<p class="hint-discard">Suggested discard:${" "}<${Tile} t=${discard.tile} size="xs" />
       <strong>${tileLabel(discard.tile)}</strong>
-      ${discard.reason && html`<br /><span class="muted">${discard.reason}</span>`}</p>`}
-    ${hints.summary && !hints.mahjongg && html`<p class="hint-plan">${hints.summary}</p>`}
+      ${discard.reason && html`<br /><span class="muted"><${Linked} text=${discard.reason} /></span>`}</p>`}
+    ${tile && (!discard || tile !== discard.tile) && html`<${Warnings} warnings=${hints.warnings}
+      names=${names} tile=${tile} />`}
+    ${hints.summary && !hints.mahjongg && html`<p class="hint-plan"><${Linked} text=${hints.summary} /></p>`}
     ${!hints.summary && plans.length > 0 && html`<p class="hint-plan">Best plan:
-      <strong>${plans[0].ids.join(" + ")}</strong>
+      <strong>${plans[0].ids.map((id, i) => html`${i ? " + " : ""}<${LineLink} id=${id} />`)}</strong>
       <span class="muted">(${plans[0].away} away, ${plans[0].value} points)</span></p>`}
     ${racks.map((r) => html`<div class="hint-rack">
         <h4>Rack ${r.rack}</h4>
@@ -64,15 +79,15 @@ function HintsBody({ hints }) {
           : html`<p class="muted">no line of the card in reach</p>`}
       </div>`)}
     ${plans.length > 1 && html`<details class="other-plans"><summary>other plans</summary><ul>
-      ${plans.slice(1).map((p) => html`<li>${p.ids.join(" + ")} <span class="muted">(${p.away}
+      ${plans.slice(1).map((p) => html`<li>${p.ids.map((id, i) => html`${i ? " + " : ""}<${LineLink} id=${id} />`)} <span class="muted">(${p.away}
         away, ${p.value} points)</span></li>`)}</ul></details>`}
   </div>`;
 }
 
-export function Hints({ hints }) {
+export function Hints({ hints, names, tile }) {
   return html`<section class="hints" aria-labelledby="hints-title">
     <h2 id="hints-title">Hints</h2>
-    <${HintsBody} hints=${hints} />
+    <${HintsBody} hints=${hints} names=${names} tile=${tile} />
   </section>`;
 }
 

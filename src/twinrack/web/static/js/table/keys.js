@@ -5,7 +5,12 @@ import { Dialog } from "./dialog.js";
 
 const SHORTCUTS = [
   ["\u2190 / \u2192", "select the previous / next tile of your racks"],
-  ["D", "discard the selected tile"],
+  ["D", "discard the selected tile (the hint's when you have selected none)"],
+  ["G", "go to (select) the tile the hint suggests discarding"],
+  ["1 - 9", "take the numbered choice (Mah Jongg, exposure, exchange...)"],
+  ["Enter", "do what the hint says (its marked choice, claim, pass or discard)"],
+  ["A", "arrange your racks as the hint's plan"],
+  ["K", "show the card"],
   ["M", "move the selected tile to your other rack"],
   ["C", "claim the latest discard (Mah Jongg if you can, else for an exposure)"],
   ["P", "pass (on a discard, or on declaring after the deal)"],
@@ -23,6 +28,11 @@ function command(k, c) {
   if (k === "c" || k === "C") return c.claim;
   if (k === "p" || k === "P") return c.pass;
   if ((k === "h" || k === "H") && c.seated) return c.toggleHints;
+  if (k === "Enter") return c.accept;
+  if (k === "g" || k === "G") return c.jump;
+  if (k === "a" || k === "A") return c.arrange;
+  if (k === "k" || k === "K") return c.card;
+  if (/^[1-9]$/.test(k)) return () => c.choice(Number(k) - 1);
   if (k === "?") return c.help;
   return null;
 }
@@ -40,8 +50,10 @@ export function useKeys(commands) {
       // the arrow keys go through a row of discards while one has the focus
       if (e.target && e.target.closest && e.target.closest(".discard-row")
           && /^Arrow|^Home$|^End$/.test(e.key)) return;
+      if (e.key === "Enter" && /^(BUTTON|A|SUMMARY)$/.test(tag)) return; // the element's own
       const run = command(e.key, latest.current);
       if (!run) return;
+      if (e.target && e.target.closest && e.target.closest("#card-drawer")) return;
       run();
       e.preventDefault();
     }

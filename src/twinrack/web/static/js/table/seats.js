@@ -106,8 +106,9 @@ export function Seat({ sv, f, player, now, revealed }) {
       ${sv.racks.map((r, i) => html`<${RackPublic} rack=${r} index=${i} showEmpty=${false}
         concealed=${hand ? hand[i] || [] : null} who=${seatTitle(names, s)} />`)}
     </div>
-    <${DiscardRow} discards=${v.discards} s=${s} names=${names} win=${v.window}
-      latestIndex=${v.discards.length - 1} />
+    <div class="seat-discards"><span class="rack-name discards-name">Discards</span>
+      <${DiscardRow} discards=${v.discards} s=${s} names=${names} win=${v.window}
+        latestIndex=${v.discards.length - 1} /></div>
   </section>`;
 }
 

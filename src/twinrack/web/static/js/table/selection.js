@@ -35,13 +35,14 @@ function freshTile(v, hand) {
 }
 
 export function useSelection(v) {
-  const [sel, setSel] = useState(null); // {rack, tile, nth}
+  const [sel, setSel] = useState(null); // {rack, tile, nth, byHand}
   const focus = useRef(false);
   const hand = v && v.hand ? v.hand.map(splitTiles) : [];
   const fresh = freshTile(v, hand);
   // the fresh tile is selected once, when it comes (before the page is painted)
   useLayoutEffect(() => {
-    if (fresh) setSel({ rack: fresh.rack, tile: v.acquired, nth: count(hand[fresh.rack], v.acquired) - 1 });
+    if (fresh) setSel({ rack: fresh.rack, tile: v.acquired, nth: count(hand[fresh.rack], v.acquired) - 1,
+      byHand: false });
   }, [v && v.turn, v && v.acquired]);
   // the focus follows a selection made with the keyboard
   useEffect(() => {
@@ -52,14 +53,21 @@ export function useSelection(v) {
   });
   const selected = resolve(sel, hand);
   const pick = (rack, idx) => setSel({ rack, tile: hand[rack][idx],
-    nth: count(hand[rack].slice(0, idx), hand[rack][idx]) });
+    nth: count(hand[rack].slice(0, idx), hand[rack][idx]), byHand: true });
   return {
     hand,
     fresh,
     selected,
+    /** The selection was made by the player (not the fresh tile selected for them). */
+    byHand: !!(selected && sel.byHand),
     select: pick,
+    /** Select the last tile of kind `tile` on the first rack holding it (the hint's). */
+    jump(tile) {
+      const rack = hand.findIndex((r) => r.includes(tile));
+      if (rack >= 0) { pick(rack, hand[rack].lastIndexOf(tile)); focus.current = true; }
+    },
     /** The tile went to rack `rack` (a move): it stays selected there. */
-    follow: (rack, tile) => setSel({ rack, tile, nth: 0 }),
+    follow: (rack, tile) => setSel({ rack, tile, nth: 0, byHand: true }),
     /** The previous (-1) or next (1) tile, from one rack on to the next. */
     step(d) {
       const flat = hand.flatMap((r, ri) => r.map((_, i) => [ri, i]));

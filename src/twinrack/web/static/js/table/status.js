@@ -1,6 +1,7 @@
 // The bar over the table (variant, wall, turn, connection, the hints and keys buttons) and
 // the banners under it (reconnecting, waiting for the database, a refusal).
 import { html } from "/static/vendor/preact-htm.js";
+import { CardButton } from "./card.js";
 
 const STATUS = {
   open: "connected", connecting: "connecting...", reconnecting: "reconnecting...",
@@ -24,6 +25,7 @@ export function StatusBar({ f, conn, nudge, hintsOn, toggleHints, openHelp, soun
       aria-pressed=${alwaysAsk ? "true" : "false"} onClick=${() => setAlwaysAsk(!alwaysAsk)}
       title="Off: when you cannot claim a discard, the page passes for you at once. On: you are asked every time, so the others cannot tell when you could have claimed.">
       Always ask: ${alwaysAsk ? "on" : "off"}</button>`}
+    <${CardButton} />
     <button type="button" id="btn-sound" aria-pressed=${sound.on ? "true" : "false"}
       onClick=${sound.toggle}>Sound: ${sound.on ? "on" : "off"}</button>
     <button type="button" id="btn-help" aria-keyshortcuts="?" onClick=${openHelp}>
