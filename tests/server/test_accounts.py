@@ -248,7 +248,7 @@ def test_deleting_an_account_keeps_its_games_as_a_former_player(database_url: st
             assert s.scalar(select(AccountSeatRow)) is None
             names = s.scalars(select(SeatRow.name).where(SeatRow.game_id == game_id)
                               .order_by(SeatRow.seat)).all()
-        assert names == ["a former player", "Computer 2 (random)"]
+        assert names == ["a former player", "Computer (Random)"]
         assert [s.name for s in hub.tables[game_id].seats] == names  # the table loaded
         assert sign_in(client, "kate").status_code == 400
 

@@ -210,8 +210,9 @@ def test_a_drained_worker_hands_its_tables_over(tmp_path: Path) -> None:
         assert set(owners.values()) == {"w1", "w2"}  # placed on the least loaded
         game_id, tokens = next((g, t) for g, t in made if owners[g] == "w1")
         # the page names the owner, and its sockets go straight to it: none is relayed
-        page = httpx.get(f"{cluster.base}/t/{game_id}?token={tokens[0]}", timeout=10)
-        assert 'data-worker="w1"' in page.text
+        with httpx.Client(follow_redirects=True, timeout=10) as browser:  # the seat cookie
+            page = browser.get(f"{cluster.base}/t/{game_id}?token={tokens[0]}")
+        assert page.url.path == f"/t/{game_id}" and 'data-worker="w1"' in page.text
         players = seats(cluster, game_id, tokens, cluster.hint(game_id))
         rng = random.Random(33)
         n = play(players, rng, 6)
