@@ -219,3 +219,31 @@ def test_the_room_channel_over_http(database_url: str) -> None:
         assert (r.status_code, r.json()["code"]) == (429, "chat_rate_limited")
         assert client.post("/api/chat/report", json={"line": line["id"]}).json()[
             "reported"] == line["id"]
+
+
+def test_the_migration_matches_the_models_and_downgrades(tmp_path: Any) -> None:
+    from alembic import command
+    from alembic.autogenerate import compare_metadata
+    from alembic.config import Config
+    from alembic.migration import MigrationContext
+    from sqlalchemy import create_engine, inspect
+
+    from twinrack.server.chat import models  # noqa: F401  (the tables, on Base.metadata)
+    from twinrack.server.db import MIGRATIONS, make_engine, migrate
+    from twinrack.server.models import Base
+
+    tables = {"chat_lines", "chat_reports", "chat_mutes", "chat_settings"}
+    url = f"sqlite:///{tmp_path}/m.db"
+    engine = make_engine(url)
+    migrate(engine)
+    with engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert [d for d in diff if any(t in repr(d) for t in tables)] == []
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", url)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0009")
+    assert not tables & set(inspect(create_engine(url)).get_table_names())
+    engine.dispose()
