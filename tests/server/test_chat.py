@@ -210,6 +210,9 @@ def test_the_room_channel_over_http(database_url: str) -> None:
         assert got["me"] == line["key"] and [x["text"] for x in got["lines"]] == \
             ["anyone for Royale?"]
         assert client.get(f"/api/chat/c/room/lines?after={line['id']}").json()["lines"] == []
+        r = client.post("/api/chat/c/room/lines", content=b'{"text": "' + b"z" * 3000 + b'"}',
+                        headers=JSON)
+        assert (r.status_code, r.json()["code"]) == (413, "message_too_large")
         r = client.post("/api/chat/c/room/lines", json={"text": "y" * 201})
         assert (r.status_code, r.json()["code"]) == (400, "chat_too_long")
         for i in range(4):

@@ -52,9 +52,14 @@ async def _body(request: Request) -> dict[str, Any]:
         raise ChatRefused("cross_site", "this request did not come from this site")
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise ChatRefused("bad_message", "send JSON (Content-Type: application/json)")
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
+    declared = request.headers.get("content-length", "0")
+    if not declared.isdigit() or int(declared) > MAX_BODY:
         raise ChatRefused("message_too_large", f"at most {MAX_BODY} bytes")
+    raw = b""
+    async for chunk in request.stream():  # never more than the budget, whatever it says
+        raw += chunk
+        if len(raw) > MAX_BODY:
+            raise ChatRefused("message_too_large", f"at most {MAX_BODY} bytes")
     try:
         msg = orjson.loads(raw)
     except ValueError:
@@ -113,7 +118,7 @@ async def channel_say(request: Request, name: str) -> JSONResponse:
         line = await channel.say(key, who, msg.get("text"))
     except ChatRefused as err:
         status = {"chat_rate_limited": 429, "storage_unavailable": 503,
-                  "cross_site": 403}.get(err.code, 400)
+                  "cross_site": 403, "message_too_large": 413}.get(err.code, 400)
         return _refuse(status, err.code, err.message, **err.extra)
     return JSONResponse({"line": line})
 
