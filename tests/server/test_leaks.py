@@ -9,7 +9,9 @@ another seat's token. Each seat is a signed-in account (seat 0's profile private
 accounts' pages are asked for as their owners and as everyone else: a private profile
 shows nothing to others, and no profile, "my games" or leaderboard counts a game in play.
 A route that changes a game by another method must be added to the checks below, or the
-test fails: the rematch (POST) is one, checked by :func:`check_rematch`.
+test fails: the rematch (POST) is one, checked by :func:`check_rematch`. Chat (server/chat)
+is checked by :func:`check_chat`: its messages hold nothing hidden, and during play a
+players' line reaches no spectator by any route (nor a spectator's a seat).
 """
 
 from __future__ import annotations
@@ -211,6 +213,8 @@ def check_every_route(players: Players, rng: random.Random,
     for viewer in viewers:
         token = players.tokens.get(viewer) if viewer is not None else None
         hidden = secrets_of(state, viewer, players.tokens, [s.name for s in table.seats])
+        if not state.over:  # chat: the players' lines are for the players during play
+            hidden.add(PLAYERS_LINE if viewer is None else RAIL_LINE)
         query = f"?token={token}" if token else ""
         client.cookies.clear()  # each viewer is a browser of its own
         if viewer in accounts:
@@ -253,6 +257,39 @@ def check_every_route(players: Players, rng: random.Random,
         expected["card"]["source"] = table.card.source
         assert rec == expected
     return calls
+
+
+#: lines said at the start by seat 0 and by a spectator: during play neither may reach
+#: the other side by any route (after the game everyone reads both)
+PLAYERS_LINE = "players only: 7c1e"
+RAIL_LINE = "spectators only: 9d0f"
+
+
+def check_chat(players: Players, rng: random.Random) -> None:
+    """Chat over the table channel, as every viewer: the line it says comes back to it,
+    and nothing it receives meanwhile holds what it may not see (a spectator never gets
+    the players' lines during play, nor a seat the spectators')."""
+    client = players.client
+    table = live_table(client, players.game_id)
+    state = settled(table)
+    for viewer in [None, *players.tokens]:
+        token = players.tokens.get(viewer) if viewer is not None else None
+        hidden = secrets_of(state, viewer, players.tokens, [s.name for s in table.seats])
+        if not state.over:
+            hidden.add(PLAYERS_LINE if viewer is None else RAIL_LINE)
+        text = f"chat check {rng.randrange(10**6)}"
+        speaks = f"?protocol={PROTOCOL}" + (f"&token={token}" if token else "")
+        got = []
+        with client.websocket_connect(f"/ws/{players.game_id}{speaks}") as ws:
+            ws.send_json({"type": "chat", "text": text})
+            for _ in range(200):  # bounded: the line comes back after the states
+                got.append(ws.receive_text())
+                msg = json.loads(got[-1])
+                if msg["type"] in ("chat", "error"):
+                    break
+        assert msg["type"] == "chat" and msg["line"]["text"] == text, msg
+        leaked = [s for s in hidden if any(s in g for g in got)]
+        assert not leaked, f"chat as {viewer}: {leaked[:3]}"
 
 
 def check_rematch(players: Players) -> None:
@@ -305,6 +342,14 @@ def test_no_route_shows_a_viewer_what_it_may_not_see(service_url: str, variant: 
         table = Players.at_new_table(client, variant=variant, players=players)
         with table:
             accounts = sign_up_seats(table)
+            table.socks[0].send_json({"type": "chat", "text": PLAYERS_LINE})
+            with table.client.websocket_connect(
+                    f"/ws/{table.game_id}?protocol={PROTOCOL}") as rail:
+                rail.send_json({"type": "chat", "text": RAIL_LINE})
+                for _ in range(200):  # bounded: the line comes back after the state
+                    if json.loads(rail.receive_text())["type"] == "chat":
+                        break
+            check_chat(table, rng)
             calls = check_every_route(table, rng, accounts)
             steps = 0
             while not table.over and steps < 400:
@@ -318,6 +363,7 @@ def test_no_route_shows_a_viewer_what_it_may_not_see(service_url: str, variant: 
                 if steps == 30:
                     check_rematch(table)
             calls += check_every_route(table, rng, accounts)
+            check_chat(table, rng)
             check_rematch(table)
             calls += check_every_route(table, rng, accounts)
     assert calls > 50

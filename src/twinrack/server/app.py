@@ -25,6 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from twinrack.server import (
     accounts,
     card_routes,
+    chat,
     desk_routes,
     doc_routes,
     invite_routes,
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None, *, service: bool = False) -> Fa
                    table_routes):
         app.include_router(routes.router)
     accounts.install(app)
+    chat.install(app)
     return app
 
 

@@ -22,6 +22,7 @@ from twinrack.engine import GameState, RuleSet, new_game
 from twinrack.engine.record import record_for
 from twinrack.errors import CardError, TwinRackError
 from twinrack.server import jobs, wire
+from twinrack.server.chat.store import ChatStore
 from twinrack.server.config import Settings
 from twinrack.server.db import Database
 from twinrack.server.hub_pages import HubPages
@@ -119,6 +120,7 @@ class Hub(HubPages):
         self.settings = settings
         self.db = Database(settings.database_url, settings.db_busy_ms)
         self.action_writer = ActionWriter(self.db)
+        self.chat = ChatStore(self.db)
         self.workers = Workers(settings.workers, settings.job_seconds)
         self.tables: OrderedDict[str, LiveTable] = OrderedDict()
         self.cards: OrderedDict[str, Card] = OrderedDict()
@@ -324,6 +326,7 @@ class Hub(HubPages):
                           self.workers, settings=settings, waiting=waiting,
                           bot_delay=self.settings.bot_delay, msg_ids=msg_ids,
                           keep=self.keep_settings)
+        table.chat_store = self.chat
         self.tables[game_id] = table
         self._evict()
         return table

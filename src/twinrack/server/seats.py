@@ -125,7 +125,7 @@ class Connection:
 @dataclass
 class TableCommand:
     #: "action", "bot", "bot_move", "timer", "turn_timer", "wake", "resume", "autopass",
-    #: "takeover", "start", "hand_over", "back"
+    #: "takeover", "start", "hand_over", "back", "chat", "chat_quiet"
     kind: str
     seat: int | None = None
     version: int | None = None
@@ -139,3 +139,5 @@ class TableCommand:
     #: who a bot's move is made for: "bot" (a computer seat, or a person's seat the
     #: computer plays) or "timer" (one move the turn timer makes for a person)
     by: str = "bot"
+    #: who says a chat line, when a spectator does: (key, name) (server/chat)
+    sender: tuple[str, str] | None = None

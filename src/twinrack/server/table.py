@@ -42,6 +42,7 @@ from twinrack.engine import (
 from twinrack.engine.actions import decisions
 from twinrack.errors import IllegalActionError, TwinRackError
 from twinrack.server import jobs, wire
+from twinrack.server.chat.table_chat import TableChat
 from twinrack.server.encoding import Encoder
 from twinrack.server.presence import HOST, KeepSettings, Presence
 from twinrack.server.seats import Connection, LiveSeat, Mailbox, TableCommand, TableSettings
@@ -59,7 +60,7 @@ Tail = Callable[[str, int], Awaitable[list[dict[str, Any]]]]
 MAX_BACKOFF = 5.0
 
 
-class LiveTable(Presence, Advice):
+class LiveTable(Presence, Advice, TableChat):
     """A game in play (or finished and still open in some browser)."""
 
     def __init__(self, game_id: str, state: GameState, card: Card, seats: list[LiveSeat],
@@ -234,7 +235,7 @@ class LiveTable(Presence, Advice):
                 self._announce()
         elif cmd.kind == "resume":
             self._resume(cmd.rows)
-        else:
+        elif not await self._chat_command(cmd):
             await self._presence_command(cmd)
 
     async def _timer(self, cmd: TableCommand) -> None:

@@ -13,6 +13,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 from twinrack.card.sheet import sheet
 from twinrack.errors import TwinRackError
 from twinrack.server import accounts, wire
+from twinrack.server.chat.identity import sender_of
+from twinrack.server.chat.wire import chat_command
 from twinrack.server.deps import HubDep, LimitsDep, OwnerDep, PagesDep, Refused
 from twinrack.server.guard import BadMessage, check_action, check_seat, read_message
 from twinrack.server.invite_routes import MAX_TOKEN_CHARS, remember_seat, seat_cookie
@@ -137,12 +139,15 @@ async def _admit(ws: WebSocket, table: LiveTable | None, seat: int | None, token
     return refusal is None
 
 
-def _answer(table: LiveTable, conn: Connection, seat: int | None, frame: Any) -> Any:
-    """Take one frame from the browser: an action for the table, hints on or off, a ping;
-    returns a coroutine to await when there is one."""
+def _answer(table: LiveTable, conn: Connection, seat: int | None, frame: Any,
+            sender: tuple[str, str] | None = None) -> Any:
+    """Take one frame from the browser: an action for the table, hints on or off, a chat
+    line (server/chat), a ping; returns a coroutine to await when there is one."""
     msg = read_message(frame)
     kind = msg.get("type")
-    if kind == "action":
+    if kind in ("chat", "chat_quiet"):
+        table.submit(chat_command(msg, conn, sender))
+    elif kind == "action":
         version, text, msg_id = check_action(msg)
         table.submit(TableCommand("action", seat=seat, version=version, msg_id=msg_id,
                                   text=text, conn=conn))
@@ -163,7 +168,8 @@ def _answer(table: LiveTable, conn: Connection, seat: int | None, frame: Any) ->
         conn.send({"type": "pong"})
     else:
         raise BadMessage("bad_message", "unknown message type (expected action, hints, "
-                                        "always_ask, auto_pass, start, hand_over or ping)")
+                                        "always_ask, auto_pass, start, hand_over, chat, chat_quiet "
+                                        "or ping)")
     return None
 
 
@@ -176,6 +182,7 @@ async def table_socket(ws: WebSocket, game_id: str, hub: HubDep, token: str | No
     if not await _admit(ws, table, seat, token, protocol):
         return
     assert table is not None
+    sender = await sender_of(ws) if seat is None else None  # a seat speaks as its seat
     conn = await table.join(ws, seat)
     try:
         while True:
@@ -183,7 +190,7 @@ async def table_socket(ws: WebSocket, game_id: str, hub: HubDep, token: str | No
             if frame["type"] == "websocket.disconnect":
                 break
             try:
-                later = _answer(table, conn, seat, frame)
+                later = _answer(table, conn, seat, frame, sender)
                 if later is not None:
                     await later
             except BadMessage as err:

@@ -56,5 +56,8 @@ async def _reset_token(accounts: object, db: object, name: str) -> str | None:
 
 
 def register(app: typer.Typer) -> None:
+    from twinrack.server.chat.cli import reports  # chat's reports (server/chat)
+
     accounts_app.command("reset")(reset)
+    accounts_app.command("reports")(reports)
     app.add_typer(accounts_app, name="accounts")

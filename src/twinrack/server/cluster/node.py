@@ -367,6 +367,11 @@ class Node:
             table.submit(TableCommand("action", seat=conn.seat, version=msg.get("v"),
                                       msg_id=msg.get("m"), text=str(msg.get("a", "")),
                                       conn=conn))
+        elif kind in ("chat", "chat_quiet"):  # a spectator's line comes with who said it
+            who = msg.get("who")
+            table.submit(TableCommand(kind, msg_id=msg.get("m"), text=str(msg.get("a", "")),
+                                      conn=conn, sender=(str(who[0]), str(who[1]))
+                                      if isinstance(who, list) and len(who) == 2 else None))
         elif kind in ("start", "hand_over"):  # the seat: the one handed to the computer
             table.submit(TableCommand(kind, seat=msg.get("seat"), msg_id=msg.get("m"),
                                       conn=conn))
@@ -500,6 +505,10 @@ class Node:
                 self.bus.command(sock.owner, {"k": "action", "t": game_id, "s": sock.id,
                                               "w": self.worker, "v": cmd.version,
                                               "m": cmd.msg_id, "a": cmd.text})
+            elif cmd.kind in ("chat", "chat_quiet"):  # server/chat/table_chat.py
+                self.bus.command(sock.owner, {"k": cmd.kind, "t": game_id, "s": sock.id,
+                                              "w": self.worker, "m": cmd.msg_id,
+                                              "a": cmd.text, "who": cmd.sender})
             else:  # the waiting room's start, a seat handed to the computer
                 self.bus.command(sock.owner, {"k": cmd.kind, "t": game_id, "s": sock.id,
                                               "w": self.worker, "seat": cmd.seat,

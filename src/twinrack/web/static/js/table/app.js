@@ -20,6 +20,7 @@ import { useTableSocket } from "./socket.js";
 import { useSound } from "./sound.js";
 import { Banners, StatusBar, connWords } from "./status.js";
 import { Tile } from "../tiles.js";
+import { ChatPanel } from "../chat.js";
 
 /** What the page needs to know of a state: who this seat is and whether it is to act. */
 function facts(msg, players) {
@@ -89,6 +90,24 @@ function MySeat({ f, msg, play, hintsOn }) {
       <${DiscardRow} discards=${f.v.discards} s=${f.me} names=${f.names} win=${f.v.window}
         latestIndex=${f.v.discards.length - 1} /></div>
   </section>`;
+}
+
+/** The chat panel (chat.js) on the table's channel: lines come and go over its socket;
+ * once the game is over every line is shown to everyone, so the panel loads them again. */
+function ChatBox({ game, token, table, over }) {
+  const box = useRef(null);
+  const panel = useRef(null);
+  useEffect(() => {
+    const q = token ? `?token=${encodeURIComponent(token)}` : "";
+    panel.current = new ChatPanel(box.current, { channel: `t:${game}`, token,
+      linesUrl: `/api/chat/t/${encodeURIComponent(game)}/lines${q}`,
+      say: (text, msgId) => table.raw({ type: "chat", text, msg_id: msgId }),
+      setQuiet: (on) => table.raw({ type: "chat_quiet", on, msg_id: "chat-quiet" }) });
+    table.chat.current = (m) => panel.current.receive(m);
+    return () => { table.chat.current = null; panel.current.destroy(); };
+  }, []);
+  useEffect(() => { if (over && panel.current) panel.current.load(true); }, [over]);
+  return html`<div class="chat-box" id="chat" ref=${box}></div>`;
 }
 
 /** What the keys do now (keys.js). */
@@ -178,6 +197,7 @@ export function App({ game, token, worker }) {
           tile=${discardTile(selection, msg.hints, legal)} />`}
         ${f.seated && !f.over && f.v.racks > 1 && html`<${HowItWorks} racks=${f.v.racks} />`}
         <${GameLog} log=${table.log} />
+        <${ChatBox} game=${game} token=${token} table=${table} over=${f.over} />
       </aside>
     </div>
     <${CardPanel} card=${card} reach=${hints && hints.reach} openLines=${f.v.open_lines} />

@@ -63,8 +63,14 @@ function onError(t, m) {
   t.setNotice({ kind: stale ? "info" : "error", text: stale ? STALE : m.message || m.code });
 }
 
+/** Whether a message is the chat panel's (chat.js): lines, the quiet switch, its errors. */
+function forChat(m) {
+  return m.type === "chat" || m.type === "chat_quiet" || (m.type === "error"
+    && typeof m.msg_id === "string" && m.msg_id.startsWith("chat-"));
+}
+
 function onMessage(t, m) {
-  if (m.type === "state") onState(t, m);
+  if (forChat(m)) { if (t.chat.current) t.chat.current(m); } else if (m.type === "state") onState(t, m);
   else if (m.type === "players") t.setPlayers(withTimes(m.players));
   else if (m.type === "ack") t.setPending((p) => (p && p.msgId === m.msg_id ? null : p));
   else if (m.type === "hints") {
@@ -85,6 +91,8 @@ function connect(t, game, token, worker) {
         s.sendRaw({ type: "hints", on: t.hints.current });
         // "always ask": keep claim windows open even when passing is all one may do
         if (askStored()) s.sendRaw({ type: "always_ask", on: true });
+        // the lines said while this page was away (chat.js)
+        if (t.chat.current) t.chat.current({ type: "reconnected" });
       }
     },
   });
@@ -112,7 +120,8 @@ export function useTableSocket(game, token, hintsOn, worker = "") {
   const retry = useRef(null); // an action to send again once the table plays on
   const hints = useRef(hintsOn);
   hints.current = hintsOn;
-  const t = { setMsg, setPlayers, setLog, setConn, setNotice, setPending, sock, retry, hints };
+  const chat = useRef(null); // the chat panel's handler of its messages (chat.js)
+  const t = { setMsg, setPlayers, setLog, setConn, setNotice, setPending, sock, retry, hints, chat };
   useEffect(() => connect(t, game, token, worker), []);
   // a command that got no answer (lost connection) must not block the buttons for ever
   useEffect(() => {
@@ -137,5 +146,5 @@ export function useTableSocket(game, token, hintsOn, worker = "") {
     try { window.localStorage.setItem(ASK_KEY, on ? "on" : "off"); } catch (_e) { /* private */ }
     raw({ type: "always_ask", on });
   };
-  return { msg, players, log, conn, notice, setNotice, pending, send, raw, nudge, setAlwaysAsk };
+  return { msg, players, log, conn, notice, setNotice, pending, send, raw, nudge, setAlwaysAsk, chat };
 }
