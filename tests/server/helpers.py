@@ -25,8 +25,30 @@ from twinrack.engine import (
 )
 from twinrack.server.app import create_app
 from twinrack.server.config import Settings
+from twinrack.server.csrf import SESSION_COOKIE, token_of
+from twinrack.server.deps import COOKIE
 from twinrack.server.wire import PROTOCOL
 from twinrack.tiles import tile_index
+
+
+class BrowserClient(TestClient):
+    """A test client that posts as a page of the site does: with this browser's CSRF token
+    (docs/security.md), in the ``X-CSRF-Token`` header unless the form has its own ``csrf``
+    field; a client without cookies first opens the lobby, as a browser would. ``csrf=False``
+    posts without a token (tests/server/test_csrf.py: every such POST is refused)."""
+
+    def csrf_token(self) -> str:
+        if not (self.cookies.get(SESSION_COOKIE) or self.cookies.get(COOKIE)):
+            self.get("/")
+        secret = self.cookies.get(SESSION_COOKIE) or self.cookies.get(COOKIE)
+        assert secret, "the lobby gave no cookie"
+        return token_of(secret)
+
+    def post(self, url: Any, *args: Any, csrf: bool = True, **kw: Any) -> Any:
+        data = kw.get("data")
+        if csrf and not (isinstance(data, dict) and "csrf" in data):
+            kw["headers"] = {"X-CSRF-Token": self.csrf_token(), **(kw.get("headers") or {})}
+        return super().post(url, *args, **kw)
 
 
 def make_client(database_url: str, **overrides: Any) -> TestClient:
@@ -40,7 +62,7 @@ def make_client(database_url: str, **overrides: Any) -> TestClient:
                         grace_seconds=overrides.pop("grace_seconds", 60.0),
                         call_seconds=overrides.pop("call_seconds", 10.0),
                         rate_burst=overrides.pop("rate_burst", 0), **overrides)
-    return TestClient(create_app(settings))
+    return BrowserClient(create_app(settings))
 
 
 def action_of(obj: dict[str, Any], seat: int) -> Action:

@@ -18,7 +18,6 @@ from twinrack.server.accounts.web import (
     AccountsDep,
     Visitor,
     VisitorDep,
-    check_csrf,
     end_session,
     message,
     page,
@@ -58,10 +57,8 @@ async def signup_page(request: Request, visitor: VisitorDep) -> HTMLResponse:
 
 @router.post("/signup", response_model=None)
 async def signup(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                 limits: LimitsDep, name: Field = "", password: Field = "",
-                 csrf: Field = "") -> Response:
+                 limits: LimitsDep, name: Field = "", password: Field = "") -> Response:
     """A new account, signed in at once; the guest games of this browser become its."""
-    check_csrf(request, visitor, csrf)
     name = name.strip()
     problem = "those fields are too long" if _too_long(name, password) else _name_problem(name)
     if problem is None:
@@ -106,11 +103,10 @@ async def signin_page(request: Request, visitor: VisitorDep,
 
 @router.post("/signin", response_model=None)
 async def signin(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                 name: Field = "", password: Field = "", csrf: Field = "",
+                 name: Field = "", password: Field = "",
                  next: Field = "/account") -> Response:
     """Sign in; after too many failures, for the account or from the address, refused
     (even with the right password) until the window has passed."""
-    check_csrf(request, visitor, csrf)
     name, target = name.strip()[:60], safe_next(next)
     if _too_long(password):
         password = ""
@@ -129,9 +125,7 @@ async def signin(request: Request, visitor: VisitorDep, accounts: AccountsDep,
 
 
 @router.post("/signout", response_model=None)
-async def signout(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                  csrf: Field = "") -> Response:
-    check_csrf(request, visitor, csrf)
+async def signout(request: Request, visitor: VisitorDep, accounts: AccountsDep) -> Response:
     if visitor.account is not None:
         await accounts.close_session(visitor.account.id, visitor.session_id)
     resp = RedirectResponse("/", status_code=303)
@@ -164,8 +158,7 @@ async def _account(request: Request, visitor: Visitor, accounts: AccountsDep,
 
 @router.post("/account/settings", response_model=None)
 async def settings(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                   email: Field = "", private: Field = "", csrf: Field = "") -> Response:
-    check_csrf(request, visitor, csrf)
+                   email: Field = "", private: Field = "") -> Response:
     me = require(request, visitor)
     email = email.strip()
     if email and not EMAIL_RE.fullmatch(email):
@@ -176,10 +169,8 @@ async def settings(request: Request, visitor: VisitorDep, accounts: AccountsDep,
 
 @router.post("/account/password", response_model=None)
 async def change_password(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                          current: Field = "", password: Field = "",
-                          csrf: Field = "") -> Response:
+                          current: Field = "", password: Field = "") -> Response:
     """A new password (the current one first); every session ends, this one starts anew."""
-    check_csrf(request, visitor, csrf)
     me = require(request, visitor)
     if _too_long(current, password) or not await passwords.verify_off_loop(
             me.password_hash, current):
@@ -194,9 +185,8 @@ async def change_password(request: Request, visitor: VisitorDep, accounts: Accou
 
 @router.post("/account/sessions", response_model=None)
 async def close_sessions(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                         session: Field = "", csrf: Field = "") -> Response:
+                         session: Field = "") -> Response:
     """End one session ("sign out" beside it) or every one ("all": sign out everywhere)."""
-    check_csrf(request, visitor, csrf)
     me = require(request, visitor)
     everywhere = session == "all"
     if not everywhere and not (session.isdigit() and len(session) < 12):
@@ -211,10 +201,9 @@ async def close_sessions(request: Request, visitor: VisitorDep, accounts: Accoun
 
 @router.post("/account/delete", response_model=None)
 async def delete_account(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                         password: Field = "", csrf: Field = "") -> Response:
+                         password: Field = "") -> Response:
     """Delete the account (its password first): its data goes, its games stay with its
     seats as "a former player"."""
-    check_csrf(request, visitor, csrf)
     me = require(request, visitor)
     if _too_long(password) or not await passwords.verify_off_loop(me.password_hash,
                                                                   password):
@@ -242,10 +231,9 @@ async def forgot_page(request: Request, visitor: VisitorDep) -> HTMLResponse:
 
 @router.post("/forgot", response_class=HTMLResponse)
 async def forgot(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                 limits: LimitsDep, name: Field = "", csrf: Field = "") -> HTMLResponse:
+                 limits: LimitsDep, name: Field = "") -> HTMLResponse:
     """E-mail a reset link to the account's address, if it has one (the answer is the same
     whether it has, so that it tells nobody which names exist)."""
-    check_csrf(request, visitor, csrf)
     mailer = request.app.state.mailer
     if not limits.allow("accounts"):
         return message(request, visitor, 429, "Too many requests", BUSY)
@@ -276,8 +264,7 @@ def _reset_refused(request: Request, visitor: Visitor) -> HTMLResponse:
 
 @router.post("/reset", response_model=None)
 async def reset(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                token: Field = "", password: Field = "", csrf: Field = "") -> Response:
-    check_csrf(request, visitor, csrf)
+                token: Field = "", password: Field = "") -> Response:
     account = await accounts.reset_account(token)
     if account is None:
         return _reset_refused(request, visitor)
