@@ -104,6 +104,33 @@ def created(r: Any) -> tuple[str, dict[int, str]]:
     return game_id, {int(s): t for s, _, t in (p.partition(":") for p in pairs)}
 
 
+#: the page's CSRF token, as its scripts read it (server/csrf.py)
+CSRF_META = re.compile(r'<meta name="csrf-token" content="(\w+)">')
+
+
+def page_token(html: str) -> str:
+    found = CSRF_META.search(html)
+    assert found is not None, "no CSRF token in the page"
+    return found[1]
+
+
+def form_post(base: str, path: str, data: dict[str, str], **kw: Any) -> Any:
+    """POST a form to a running server as a browser does: the lobby first (its cookie, and
+    the CSRF token of its page), then the form with the token."""
+    import httpx
+
+    with httpx.Client(timeout=kw.pop("timeout", 30)) as client:
+        token = page_token(client.get(f"{base}/").text)
+        return client.post(f"{base}{path}", data={**data, "csrf": token}, **kw)
+
+
+async def async_form_post(client: Any, base: str, path: str, data: dict[str, str],
+                          **kw: Any) -> Any:
+    """:func:`form_post` with an ``httpx.AsyncClient`` (the benchmarks)."""
+    token = page_token((await client.get(f"{base}/")).text)
+    return await client.post(f"{base}{path}", data={**data, "csrf": token}, **kw)
+
+
 def create_table(client: TestClient, **form: str) -> tuple[str, dict[int, str]]:
     """Create a table through the lobby form; returns the game id and the seat tokens."""
     form.pop("hints", None)
