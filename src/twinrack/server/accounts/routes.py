@@ -84,10 +84,17 @@ async def _signed_in(visitor: Visitor, accounts: AccountsDep, account: Account,
                      target: str) -> Response:
     """A new session (a new secret: never the one the browser had before), and the
     browser's old session, if any, ended."""
+    return await signed_in_on(RedirectResponse(target, status_code=303), visitor, accounts,
+                              account)
+
+
+async def signed_in_on(resp: Response, visitor: Visitor, accounts: AccountsDep,
+                       account: Account) -> Response:
+    """``resp`` with a new session of ``account`` (see :func:`_signed_in`; a passkey's
+    sign-in answers with JSON)."""
     if visitor.account is not None and visitor.session_id is not None:
         await accounts.close_session(visitor.account.id, visitor.session_id)
     token = await accounts.open_session(account.id, visitor.client, visitor.agent)
-    resp = RedirectResponse(target, status_code=303)
     start_session(resp, token, visitor)
     return resp
 
@@ -152,8 +159,11 @@ async def _account(request: Request, visitor: Visitor, accounts: AccountsDep,
     sessions = [{**s, "created": _when(s["created"]), "seen": _when(s["seen"]),
                  "this": s["id"] == visitor.session_id}
                 for s in await accounts.sessions(me.id)]
+    passkeys = [{"id": p.id, "name": p.name, "created": _when(p.created),
+                 "used": _when(p.last_used) if p.last_used else "never"}
+                for p in await request.app.state.passkeys.of_account(me.id)]
     return page(request, visitor, "account.html", status=400 if errors else 200,
-                sessions=sessions, errors=errors, done=done)
+                sessions=sessions, passkeys=passkeys, errors=errors, done=done)
 
 
 @router.post("/account/settings", response_model=None)
