@@ -28,7 +28,7 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.server.helpers import created
+from tests.server.helpers import async_form_post, created
 from tests.server.server_process import ServerProcess
 
 from twinrack.server.wire import PROTOCOL
@@ -96,7 +96,7 @@ async def heavy_game(base: str, port: int, stop: asyncio.Event, rng: random.Rand
                      counts: dict[str, float]) -> None:
     async with httpx.AsyncClient(timeout=120) as client:
         t0 = time.monotonic()
-        r = await client.post(f"{base}/tables", data={
+        r = await async_form_post(client, base, "/tables", {
             "name": "Heavy", "variant": "siamese", "players": "2", "seat1": "expert",
             "card_choice": "upload", "call_seconds": "120"},
             files={"card_file": ("heaviest.toml", heaviest_card().encode(), "text/plain")})
@@ -172,9 +172,9 @@ async def phase(base: str, port: int, quiet_url: str, seconds: float,
 
 async def run(base: str, port: int, seconds: float, heavy: int) -> dict[str, Any]:
     async with httpx.AsyncClient(timeout=30) as client:
-        r = await client.post(f"{base}/tables", data={"name": "Quiet", "variant": "siamese",
-                                                      "players": "2", "seat1": "human",
-                                                      "call_seconds": "120"})
+        r = await async_form_post(client, base, "/tables", {
+            "name": "Quiet", "variant": "siamese", "players": "2", "seat1": "human",
+            "call_seconds": "120"})
     game_id, token = tokens_of(r)
     quiet = f"ws://127.0.0.1:{port}/ws/{game_id}?protocol={PROTOCOL}&token={token}"
     calm = await phase(base, port, quiet, seconds, 0)

@@ -29,7 +29,7 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.server.helpers import created
+from tests.server.helpers import async_form_post, created
 from tests.server.server_process import ServerProcess
 
 #: the table protocol this client speaks (docs/protocol.md); a server of protocol 1 ignores
@@ -42,9 +42,9 @@ async def create_tables(base: str, n: int) -> list[tuple[str, dict[int, str]]]:
     out = []
     async with httpx.AsyncClient(timeout=30) as client:
         for _ in range(n):
-            r = await client.post(f"{base}/tables", data={"name": "Load", "variant": "siamese",
-                                                          "players": "2", "seat1": "human",
-                                                          "call_seconds": "120"})
+            r = await async_form_post(client, base, "/tables", {
+                "name": "Load", "variant": "siamese", "players": "2", "seat1": "human",
+                "call_seconds": "120"})
             out.append(created(r))
     return out
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import io
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -114,6 +115,7 @@ class Studio:
         """A table made through the lobby's form in ``ctx`` (whose seat cookie it gets)."""
         form = {"name": "Ann", "variant": "siamese", "players": "2", "revision": "2024",
                 "card_choice": "practice", **fields}
+        form["csrf"] = page_csrf(ctx, self.base)
         resp = ctx.request.post(f"{self.base}/tables", form=form)
         path = resp.url.removeprefix(self.base)
         if resp.status != 200 or not path.startswith("/t/"):
@@ -161,6 +163,15 @@ def lobby(studio: Studio) -> list[Path]:
     return shots
 
 
+def page_csrf(ctx: Any, base: str) -> str:
+    """The CSRF token the lobby's page gives this browser context (server/csrf.py)."""
+    page = ctx.request.get(f"{base}/").text()
+    found = re.search(r'<meta name="csrf-token" content="(\w+)">', page)
+    if found is None:
+        raise ShotError("the lobby's page has no CSRF token")
+    return found[1]
+
+
 def editor(studio: Studio) -> list[Path]:
     """The editor with the practice card opened, one line chosen to edit."""
     from twinrack.card import practice_card
@@ -168,8 +179,8 @@ def editor(studio: Studio) -> list[Path]:
     ctx = studio.browser.new_context(viewport=DESKTOP)
     page = ctx.new_page()
     page.goto(f"{studio.base}/cards")  # gives the browser the cookie its cards are kept under
-    resp = ctx.request.post(f"{studio.base}/api/cards",
-                            data={"source": practice_card().source})
+    resp = ctx.request.post(f"{studio.base}/api/cards", data={"source": practice_card().source},
+                            headers={"X-CSRF-Token": page_csrf(ctx, studio.base)})
     if resp.status != 200:
         raise ShotError(f"the practice card was not saved: {resp.status} {resp.text()[:300]}")
     page.goto(f"{studio.base}{resp.json()['edit_url']}")

@@ -13,6 +13,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from tests.server.cluster_harness import REDIS_URL, reset_stores
+from tests.server.helpers import BrowserClient
 from twinrack.server.app import create_app
 from twinrack.server.config import Settings
 from twinrack.server.hub import Hub
@@ -21,7 +22,7 @@ from twinrack.server.table import LiveTable
 PREFIX = "cluster:"
 
 
-class ClusterClient(TestClient):
+class ClusterClient(BrowserClient):
     """A test client of worker w1, with worker w2 running beside it."""
 
     peer: TestClient
@@ -58,7 +59,7 @@ def cluster_client(database_url: str, fresh: bool = True, **overrides: Any) -> C
                            if k not in ("grace_seconds", "call_seconds", "rate_burst")})
 
     client = ClusterClient(create_app(settings("w1")))
-    client.peer = TestClient(create_app(settings("w2")))
+    client.peer = BrowserClient(create_app(settings("w2")))
     return client
 
 

@@ -25,7 +25,7 @@ from sqlalchemy import create_engine, text
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from tests.server.helpers import created
+from tests.server.helpers import created, form_post
 from tests.server.server_process import ServerProcess, free_port
 from twinrack.server.wire import PROTOCOL
 
@@ -171,7 +171,7 @@ class Cluster:
         """A table of people (two seats by default) made through the proxy."""
         data = {"name": "Ann", "variant": "siamese", "players": "2", "seat1": "human",
                 "call_seconds": "120", **form}
-        return created(httpx.post(f"{self.base}/tables", data=data, timeout=30))
+        return created(form_post(self.base, "/tables", data))
 
 
 class Player:

@@ -25,8 +25,30 @@ from twinrack.engine import (
 )
 from twinrack.server.app import create_app
 from twinrack.server.config import Settings
+from twinrack.server.csrf import SESSION_COOKIE, token_of
+from twinrack.server.deps import COOKIE
 from twinrack.server.wire import PROTOCOL
 from twinrack.tiles import tile_index
+
+
+class BrowserClient(TestClient):
+    """A test client that posts as a page of the site does: with this browser's CSRF token
+    (docs/security.md), in the ``X-CSRF-Token`` header unless the form has its own ``csrf``
+    field; a client without cookies first opens the lobby, as a browser would. ``csrf=False``
+    posts without a token (tests/server/test_csrf.py: every such POST is refused)."""
+
+    def csrf_token(self) -> str:
+        if not (self.cookies.get(SESSION_COOKIE) or self.cookies.get(COOKIE)):
+            self.get("/")
+        secret = self.cookies.get(SESSION_COOKIE) or self.cookies.get(COOKIE)
+        assert secret, "the lobby gave no cookie"
+        return token_of(secret)
+
+    def post(self, url: Any, *args: Any, csrf: bool = True, **kw: Any) -> Any:
+        data = kw.get("data")
+        if csrf and not (isinstance(data, dict) and "csrf" in data):
+            kw["headers"] = {"X-CSRF-Token": self.csrf_token(), **(kw.get("headers") or {})}
+        return super().post(url, *args, **kw)
 
 
 def make_client(database_url: str, **overrides: Any) -> TestClient:
@@ -40,7 +62,7 @@ def make_client(database_url: str, **overrides: Any) -> TestClient:
                         grace_seconds=overrides.pop("grace_seconds", 60.0),
                         call_seconds=overrides.pop("call_seconds", 10.0),
                         rate_burst=overrides.pop("rate_burst", 0), **overrides)
-    return TestClient(create_app(settings))
+    return BrowserClient(create_app(settings))
 
 
 def action_of(obj: dict[str, Any], seat: int) -> Action:
@@ -80,6 +102,33 @@ def created(r: Any) -> tuple[str, dict[int, str]]:
         jar.load(header)
     pairs = jar[f"twinrack_host_{game_id}"].value.split(".")
     return game_id, {int(s): t for s, _, t in (p.partition(":") for p in pairs)}
+
+
+#: the page's CSRF token, as its scripts read it (server/csrf.py)
+CSRF_META = re.compile(r'<meta name="csrf-token" content="(\w+)">')
+
+
+def page_token(html: str) -> str:
+    found = CSRF_META.search(html)
+    assert found is not None, "no CSRF token in the page"
+    return found[1]
+
+
+def form_post(base: str, path: str, data: dict[str, str], **kw: Any) -> Any:
+    """POST a form to a running server as a browser does: the lobby first (its cookie, and
+    the CSRF token of its page), then the form with the token."""
+    import httpx
+
+    with httpx.Client(timeout=kw.pop("timeout", 30)) as client:
+        token = page_token(client.get(f"{base}/").text)
+        return client.post(f"{base}{path}", data={**data, "csrf": token}, **kw)
+
+
+async def async_form_post(client: Any, base: str, path: str, data: dict[str, str],
+                          **kw: Any) -> Any:
+    """:func:`form_post` with an ``httpx.AsyncClient`` (the benchmarks)."""
+    token = page_token((await client.get(f"{base}/")).text)
+    return await client.post(f"{base}{path}", data={**data, "csrf": token}, **kw)
 
 
 def create_table(client: TestClient, **form: str) -> tuple[str, dict[int, str]]:

@@ -22,7 +22,7 @@ from sqlalchemy import create_engine, text
 from websockets.sync.client import connect
 
 from tests.server.conftest import PG_URL, _reset_postgres
-from tests.server.helpers import created
+from tests.server.helpers import created, form_post
 from tests.server.server_process import ServerProcess
 from twinrack.server.wire import PROTOCOL
 
@@ -81,7 +81,7 @@ def test_a_postgresql_restart_mid_game_loses_nothing(tmp_path: Any) -> None:
     _reset_postgres(PG_URL)
     server = ServerProcess(PG_URL, log=tmp_path / "server.log").start()
     try:
-        r = httpx.post(f"{server.base}/tables", data={"name": "Ann", "variant": "siamese",
+        r = form_post(server.base, "/tables", {"name": "Ann", "variant": "siamese",
                                                       "players": "2", "seat1": "human",
                                                       "call_seconds": "120"})
         game_id, seat_tokens = created(r)

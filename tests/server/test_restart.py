@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
-from tests.server.helpers import created
+from tests.server.helpers import created, form_post
 from tests.server.server_process import ServerProcess
 from twinrack.server.wire import PROTOCOL
 
@@ -43,7 +43,7 @@ def _step(socks: dict[int, Any], states: dict[int, dict[str, Any]], rng: random.
 def test_kill_and_restart_resumes_the_identical_game(database_url: str, tmp_path: Any) -> None:
     server = ServerProcess(database_url, log=tmp_path / "server.log").start()
     try:
-        r = httpx.post(f"{server.base}/tables", data={"name": "Ann", "variant": "siamese",
+        r = form_post(server.base, "/tables", {"name": "Ann", "variant": "siamese",
                                                       "players": "2", "seat1": "human"})
         game_id, seat_tokens = created(r)
         t0, t1 = seat_tokens[0], seat_tokens[1]

@@ -162,7 +162,7 @@ def test_every_field_the_editor_writes_loads_with_the_command_line(
     path.write_text(text)
     checked = card_check(path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
-    fields = _post_json(f"{server}/api/cards/fields", {"source": text})
+    fields = _post_json(page, f"{server}/api/cards/fields", {"source": text})
     assert fields == {"ok": True, "name": 'Club "Card"', "edition": "2026", "hands": [
         {"section": "Quints", "pattern": "XXXXX0a XXXX1b XXXXX2c", "value": 40, "id": "Q-1",
          "concealed": True, "star": True, "suits": "any", "x": [1, 2], "note": 'say "quint"'},
@@ -171,10 +171,11 @@ def test_every_field_the_editor_writes_loads_with_the_command_line(
     page.close()
 
 
-def _post_json(url: str, body: dict[str, Any]) -> Any:
-    import urllib.request
-
-    req = urllib.request.Request(url, data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return json.loads(resp.read().decode())
+def _post_json(page: Any, url: str, body: dict[str, Any]) -> Any:
+    """POST JSON as the page's scripts do: its cookies and its CSRF token in the header."""
+    token = page.get_attribute('meta[name="csrf-token"]', "content")
+    resp = page.request.post(url, data=json.dumps(body), timeout=30_000,
+                             headers={"Content-Type": "application/json",
+                                      "X-CSRF-Token": token})
+    assert resp.ok, resp.text()
+    return resp.json()

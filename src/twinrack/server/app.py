@@ -16,7 +16,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
@@ -33,6 +33,7 @@ from twinrack.server import (
     table_routes,
 )
 from twinrack.server.config import Settings
+from twinrack.server.csrf import install_template_helpers, require_csrf
 from twinrack.server.deps import Refused, http_error, refused, server_error
 from twinrack.server.desk_store import DeskStore
 from twinrack.server.guard import RateLimiter, SecurityHeaders
@@ -56,10 +57,12 @@ def create_app(settings: Settings | None = None, *, service: bool = False) -> Fa
         await hub.stop()
 
     app = FastAPI(title="TwinRack", lifespan=lifespan, docs_url="/api/docs",
-                  redoc_url=None, openapi_url="/api/openapi.json")
+                  redoc_url=None, openapi_url="/api/openapi.json",
+                  dependencies=[Depends(require_csrf)])  # every POST: server/csrf.py
     app.state.hub = hub
     app.state.desk = DeskStore(hub.db)
     app.state.templates = Jinja2Templates(directory=str(WEB / "templates"))
+    install_template_helpers(app.state.templates.env)
     app.state.limits = RateLimiter(settings.rate_burst, settings.rate_per_minute)
     app.add_middleware(SecurityHeaders)
     app.add_exception_handler(Refused, refused)

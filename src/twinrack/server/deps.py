@@ -106,6 +106,25 @@ def client_of(request: HTTPConnection) -> str:
     return request.client.host if request.client else "?"
 
 
+def browser_id(conn: HTTPConnection) -> str:
+    """The browser's id cookie, or the one this answer gives a browser that has none yet
+    (made once per request, so that a page's CSRF token and its cookie agree)."""
+    have = conn.cookies.get(COOKIE)
+    if have:
+        return have
+    fresh: str | None = getattr(conn.state, "new_browser", None)
+    if fresh is None:
+        fresh = conn.state.new_browser = secrets.token_hex(16)
+    return fresh
+
+
+def give_browser_id(resp: Response, conn: HTTPConnection) -> None:
+    """The id cookie, on the answer to a browser that had none (see :func:`browser_id`)."""
+    if COOKIE not in conn.cookies:
+        resp.set_cookie(COOKIE, browser_id(conn), max_age=3600 * 24 * 365, httponly=True,
+                        samesite="lax", secure=https(conn))
+
+
 @dataclass
 class Pages:
     """Renders the service's pages for one request; a browser without the id cookie gets
@@ -116,9 +135,7 @@ class Pages:
 
     def __call__(self, name: str, status: int = 200, **ctx: Any) -> HTMLResponse:
         resp = self.templates.TemplateResponse(self.request, name, ctx, status_code=status)
-        if COOKIE not in self.request.cookies:
-            resp.set_cookie(COOKIE, secrets.token_hex(16), max_age=3600 * 24 * 365,
-                            httponly=True, samesite="lax", secure=https(self.request))
+        give_browser_id(resp, self.request)
         return resp
 
     def message(self, status: int, title: str, message: str,

@@ -24,16 +24,21 @@ __all__ = ["install", "seat_taken", "signed_in"]
 def install(app: FastAPI) -> None:
     """The accounts' routes and state, on the app of :func:`twinrack.server.app.create_app`
     (its hub must be on ``app.state``)."""
-    from twinrack.server.accounts import profile_routes, routes
+    from twinrack.server.accounts import passkey_routes, profile_routes, routes
     from twinrack.server.accounts.mail import Mailer
+    from twinrack.server.accounts.passkeys import Passkeys
     from twinrack.server.accounts.store import Accounts
 
     app.state.accounts = Accounts(app.state.hub.db)
+    app.state.passkeys = Passkeys(app.state.hub.db)
+    rp_id, origin = (os.environ.get(f"TWINRACK_PASSKEY_{k}") for k in ("RP_ID", "ORIGIN"))
+    app.state.passkey_site = (rp_id, origin) if rp_id and origin else None
     smtp = os.environ.get("TWINRACK_SMTP_URL")
     app.state.mailer = Mailer(smtp, os.environ.get("TWINRACK_MAIL_FROM",
                                                    "twinrack@localhost")) if smtp else None
     app.include_router(routes.router)
     app.include_router(profile_routes.router)
+    app.include_router(passkey_routes.router)
 
 
 async def signed_in(conn: HTTPConnection) -> Account | None:

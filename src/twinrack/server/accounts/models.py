@@ -1,5 +1,6 @@
 """The accounts' tables (migration 0009): accounts, their sessions, failed sign-ins, reset
-links, the seats each account took, the facts of each finished game, and the ratings."""
+links, the seats each account took, the facts of each finished game, and the ratings; and
+(migration 0010_passkeys) the accounts' passkeys and the ceremonies' challenges."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     String,
     false,
     func,
@@ -143,3 +145,34 @@ class RatingEventRow(Base):
     game_id: Mapped[str] = mapped_column(String(32))
     rating: Mapped[float] = mapped_column(Float)
     at: Mapped[float] = mapped_column(Float)
+
+
+class PasskeyRow(Base):
+    """A passkey (WebAuthn credential) of an account: its id, its public key (COSE), the
+    authenticator's last signature counter, and the name the player gave it."""
+
+    __tablename__ = "passkeys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"),
+                                            index=True)
+    #: the credential id, base64url (at most 1,023 bytes: 1,364 characters)
+    credential_id: Mapped[str] = mapped_column(String(1400), unique=True)
+    public_key: Mapped[bytes] = mapped_column(LargeBinary)
+    sign_count: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(60))
+    created_at: Mapped[float] = mapped_column(Float)
+    last_used: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class ChallengeRow(Base):
+    """A challenge of a WebAuthn ceremony under way (its sha256): for adding a passkey to
+    ``account_id``, or for a sign-in (no account); used once, until ``expires_at``."""
+
+    __tablename__ = "webauthn_challenges"
+
+    challenge_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, index=True)
+    expires_at: Mapped[float] = mapped_column(Float, index=True)

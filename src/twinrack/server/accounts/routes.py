@@ -18,7 +18,6 @@ from twinrack.server.accounts.web import (
     AccountsDep,
     Visitor,
     VisitorDep,
-    check_csrf,
     end_session,
     message,
     page,
@@ -58,10 +57,8 @@ async def signup_page(request: Request, visitor: VisitorDep) -> HTMLResponse:
 
 @router.post("/signup", response_model=None)
 async def signup(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                 limits: LimitsDep, name: Field = "", password: Field = "",
-                 csrf: Field = "") -> Response:
+                 limits: LimitsDep, name: Field = "", password: Field = "") -> Response:
     """A new account, signed in at once; the guest games of this browser become its."""
-    check_csrf(request, visitor, csrf)
     name = name.strip()
     problem = "those fields are too long" if _too_long(name, password) else _name_problem(name)
     if problem is None:
@@ -87,10 +84,17 @@ async def _signed_in(visitor: Visitor, accounts: AccountsDep, account: Account,
                      target: str) -> Response:
     """A new session (a new secret: never the one the browser had before), and the
     browser's old session, if any, ended."""
+    return await signed_in_on(RedirectResponse(target, status_code=303), visitor, accounts,
+                              account)
+
+
+async def signed_in_on(resp: Response, visitor: Visitor, accounts: AccountsDep,
+                       account: Account) -> Response:
+    """``resp`` with a new session of ``account`` (see :func:`_signed_in`; a passkey's
+    sign-in answers with JSON)."""
     if visitor.account is not None and visitor.session_id is not None:
         await accounts.close_session(visitor.account.id, visitor.session_id)
     token = await accounts.open_session(account.id, visitor.client, visitor.agent)
-    resp = RedirectResponse(target, status_code=303)
     start_session(resp, token, visitor)
     return resp
 
@@ -106,11 +110,10 @@ async def signin_page(request: Request, visitor: VisitorDep,
 
 @router.post("/signin", response_model=None)
 async def signin(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                 name: Field = "", password: Field = "", csrf: Field = "",
+                 name: Field = "", password: Field = "",
                  next: Field = "/account") -> Response:
     """Sign in; after too many failures, for the account or from the address, refused
     (even with the right password) until the window has passed."""
-    check_csrf(request, visitor, csrf)
     name, target = name.strip()[:60], safe_next(next)
     if _too_long(password):
         password = ""
@@ -129,9 +132,7 @@ async def signin(request: Request, visitor: VisitorDep, accounts: AccountsDep,
 
 
 @router.post("/signout", response_model=None)
-async def signout(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                  csrf: Field = "") -> Response:
-    check_csrf(request, visitor, csrf)
+async def signout(request: Request, visitor: VisitorDep, accounts: AccountsDep) -> Response:
     if visitor.account is not None:
         await accounts.close_session(visitor.account.id, visitor.session_id)
     resp = RedirectResponse("/", status_code=303)
@@ -158,14 +159,16 @@ async def _account(request: Request, visitor: Visitor, accounts: AccountsDep,
     sessions = [{**s, "created": _when(s["created"]), "seen": _when(s["seen"]),
                  "this": s["id"] == visitor.session_id}
                 for s in await accounts.sessions(me.id)]
+    passkeys = [{"id": p.id, "name": p.name, "created": _when(p.created),
+                 "used": _when(p.last_used) if p.last_used else "never"}
+                for p in await request.app.state.passkeys.of_account(me.id)]
     return page(request, visitor, "account.html", status=400 if errors else 200,
-                sessions=sessions, errors=errors, done=done)
+                sessions=sessions, passkeys=passkeys, errors=errors, done=done)
 
 
 @router.post("/account/settings", response_model=None)
 async def settings(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                   email: Field = "", private: Field = "", csrf: Field = "") -> Response:
-    check_csrf(request, visitor, csrf)
+                   email: Field = "", private: Field = "") -> Response:
     me = require(request, visitor)
     email = email.strip()
     if email and not EMAIL_RE.fullmatch(email):
@@ -176,10 +179,8 @@ async def settings(request: Request, visitor: VisitorDep, accounts: AccountsDep,
 
 @router.post("/account/password", response_model=None)
 async def change_password(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                          current: Field = "", password: Field = "",
-                          csrf: Field = "") -> Response:
+                          current: Field = "", password: Field = "") -> Response:
     """A new password (the current one first); every session ends, this one starts anew."""
-    check_csrf(request, visitor, csrf)
     me = require(request, visitor)
     if _too_long(current, password) or not await passwords.verify_off_loop(
             me.password_hash, current):
@@ -194,9 +195,8 @@ async def change_password(request: Request, visitor: VisitorDep, accounts: Accou
 
 @router.post("/account/sessions", response_model=None)
 async def close_sessions(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                         session: Field = "", csrf: Field = "") -> Response:
+                         session: Field = "") -> Response:
     """End one session ("sign out" beside it) or every one ("all": sign out everywhere)."""
-    check_csrf(request, visitor, csrf)
     me = require(request, visitor)
     everywhere = session == "all"
     if not everywhere and not (session.isdigit() and len(session) < 12):
@@ -211,10 +211,9 @@ async def close_sessions(request: Request, visitor: VisitorDep, accounts: Accoun
 
 @router.post("/account/delete", response_model=None)
 async def delete_account(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                         password: Field = "", csrf: Field = "") -> Response:
+                         password: Field = "") -> Response:
     """Delete the account (its password first): its data goes, its games stay with its
     seats as "a former player"."""
-    check_csrf(request, visitor, csrf)
     me = require(request, visitor)
     if _too_long(password) or not await passwords.verify_off_loop(me.password_hash,
                                                                   password):
@@ -242,10 +241,9 @@ async def forgot_page(request: Request, visitor: VisitorDep) -> HTMLResponse:
 
 @router.post("/forgot", response_class=HTMLResponse)
 async def forgot(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                 limits: LimitsDep, name: Field = "", csrf: Field = "") -> HTMLResponse:
+                 limits: LimitsDep, name: Field = "") -> HTMLResponse:
     """E-mail a reset link to the account's address, if it has one (the answer is the same
     whether it has, so that it tells nobody which names exist)."""
-    check_csrf(request, visitor, csrf)
     mailer = request.app.state.mailer
     if not limits.allow("accounts"):
         return message(request, visitor, 429, "Too many requests", BUSY)
@@ -276,8 +274,7 @@ def _reset_refused(request: Request, visitor: Visitor) -> HTMLResponse:
 
 @router.post("/reset", response_model=None)
 async def reset(request: Request, visitor: VisitorDep, accounts: AccountsDep,
-                token: Field = "", password: Field = "", csrf: Field = "") -> Response:
-    check_csrf(request, visitor, csrf)
+                token: Field = "", password: Field = "") -> Response:
     account = await accounts.reset_account(token)
     if account is None:
         return _reset_refused(request, visitor)

@@ -212,7 +212,9 @@ def _set_settings(s: Session, account_id: int, email: str | None, private: bool)
 
 def _delete(s: Session, account_id: int, browser: str | None) -> list[tuple[str, int]]:
     from twinrack.server.accounts.models import (
+        ChallengeRow,
         GameStatRow,
+        PasskeyRow,
         RatingEventRow,
         RatingRow,
     )
@@ -226,7 +228,7 @@ def _delete(s: Session, account_id: int, browser: str | None) -> list[tuple[str,
         s.execute(update(SeatRow).where(SeatRow.owner == browser).values(owner=None))
         s.execute(delete(CardRow).where(CardRow.owner == browser))
     for table in (SessionRow, ResetRow, AccountSeatRow, GameStatRow, RatingRow,
-                  RatingEventRow):
+                  RatingEventRow, PasskeyRow, ChallengeRow):
         s.execute(delete(table).where(table.account_id == account_id))
     s.execute(delete(AccountRow).where(AccountRow.id == account_id))
     return [(g, n) for g, n in seats]

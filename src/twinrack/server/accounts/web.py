@@ -3,13 +3,11 @@ browser), the CSRF token of their forms, their pages, and the session cookie.
 
 A form's CSRF token is an HMAC of the visitor's secret cookie (the session's, or a guest's
 browser id): a token per session, that no other site can read or compute, checked on every
-POST of these routes (:func:`check_csrf`)."""
+POST of the application by :func:`twinrack.server.csrf.require_csrf`."""
 
 from __future__ import annotations
 
-import hashlib
 import hmac
-import secrets
 from dataclasses import dataclass
 from typing import Annotated, Any
 
@@ -18,10 +16,10 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.requests import HTTPConnection
 
 from twinrack.server.accounts.store import SESSION_IDLE, Account, Accounts
-from twinrack.server.deps import COOKIE, Refused, client_of, https
+from twinrack.server.csrf import SESSION_COOKIE, secret_of, token_of
+from twinrack.server.deps import COOKIE, Refused, browser_id, client_of, https
 
-#: the cookie of a signed-in browser's session (its secret; the database keeps its hash)
-SESSION_COOKIE = "twinrack_session"
+__all__ = ["SESSION_COOKIE"]
 #: the longest form field these routes read (a password has at most 256 characters)
 MAX_FIELD = 1024
 
@@ -44,7 +42,7 @@ class Visitor:
 
     @property
     def csrf(self) -> str:
-        return hmac.new(self.secret.encode(), b"twinrack-csrf", hashlib.sha256).hexdigest()
+        return token_of(self.secret)
 
 
 def accounts_of(conn: HTTPConnection) -> Accounts:
@@ -65,14 +63,10 @@ async def signed_in(conn: HTTPConnection) -> Account | None:
 async def _visitor(request: Request) -> Visitor:
     token = request.cookies.get(SESSION_COOKIE)
     found = await accounts_of(request).session(token) if token else None
-    browser = request.cookies.get(COOKIE)
-    if found is not None and token:
-        visitor = Visitor(found[0], found[1], token, browser)
-    elif browser:
-        visitor = Visitor(None, None, browser, browser)
-    else:
-        fresh = secrets.token_hex(16)
-        visitor = Visitor(None, None, fresh, fresh, new_browser=fresh)
+    browser = browser_id(request)
+    fresh = None if request.cookies.get(COOKIE) else browser
+    account, session = found if found is not None else (None, None)
+    visitor = Visitor(account, session, secret_of(request), browser, new_browser=fresh)
     visitor.client, visitor.secure = client_of(request), https(request)
     visitor.agent = request.headers.get("user-agent", "")[:200]
     return visitor
@@ -110,7 +104,9 @@ def message(request: Request, visitor: Visitor, status: int, title: str, text: s
 
 
 def check_csrf(request: Request, visitor: Visitor, token: str) -> None:
-    """Refuse a form whose CSRF token is missing or not this visitor's (403)."""
+    """Refuse a form whose CSRF token is missing or not this visitor's (403). (Every POST
+    is checked before its route by :func:`twinrack.server.csrf.require_csrf`; this stays
+    for a route that reads a token from elsewhere.)"""
     if not token or not hmac.compare_digest(token.encode(), visitor.csrf.encode()):
         raise Refused(message(request, visitor, 403, "This form has expired",
                               "The form did not come from this page of TwinRack, or your "

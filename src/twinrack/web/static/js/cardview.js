@@ -3,6 +3,7 @@
 // card, or an uploaded or edited one as the server's check read it).
 import { html, render, useEffect, useState } from "/static/vendor/preact-htm.js";
 import { CardPanel, learnCard } from "./table/card.js";
+import { csrfHeaders } from "./csrf.js";
 
 const SHOW = "twinrack:card-data";
 
@@ -39,7 +40,7 @@ export function showCard(card) {
 /** Fetch a sheet (GET `src`, or POST the card's `source` to the check) and show it. */
 export async function viewCard({ src, source }) {
   const r = source === undefined ? await fetch(src)
-    : await fetch("/api/cards/check", { method: "POST", headers: { "Content-Type": "application/json" },
+    : await fetch("/api/cards/check", { method: "POST", headers: csrfHeaders({ "Content-Type": "application/json" }),
       body: JSON.stringify({ source }) });
   const body = await r.json();
   const sheet = source === undefined ? body : body.sheet;

@@ -7,12 +7,13 @@ import { html, render, useEffect, useRef, useState } from "/static/vendor/preact
 import { badToken, fileName, fromFields, newHand, placeProblems, toToml } from "./cardfile.js";
 import { TileRow, tileSrc } from "./tiles.js";
 import { showCard } from "./cardview.js";
+import { csrfHeaders } from "./csrf.js";
 
 const root = document.getElementById("editor-root");
 const SAVED = root.dataset.card || "";
 
 async function post(url, body) {
-  const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
+  const r = await fetch(url, { method: "POST", headers: csrfHeaders({ "Content-Type": "application/json" }),
     body: JSON.stringify(body) });
   return { status: r.status, data: await r.json() };
 }

@@ -3,6 +3,7 @@
 // Rematch (the same seats, a new seed) and New game.
 import { html } from "/static/vendor/preact-htm.js";
 import { ScorePanel } from "../verify.js";
+import { CSRF } from "../csrf.js";
 
 export function Verdict({ score }) {
   return html`<section class="verdict" id="verdict" aria-live="polite">
@@ -19,6 +20,7 @@ function Rematch({ game, token, link, seated }) {
   const label = link ? "Join the rematch" : "Rematch (same seats, new shuffle)";
   return html`<form method="post" action=${`/t/${encodeURIComponent(game)}/rematch`} class="inline">
     <input type="hidden" name="token" value=${token} />
+    <input type="hidden" name="csrf" value=${CSRF} />
     <button type="submit" class="primary" id=${id}>${label}</button>
   </form>`;
 }

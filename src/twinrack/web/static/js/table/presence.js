@@ -3,6 +3,7 @@
 // at once), this seat's turn timer, "pass unless the claim helps my plan" and the rematch
 // offer. Everything shown comes from the state and players messages (docs/protocol.md).
 import { html, useEffect, useState } from "/static/vendor/preact-htm.js";
+import { CSRF } from "../csrf.js";
 
 /** A clock ticking every half second while `on`. */
 function useTick(on) {
@@ -94,6 +95,7 @@ function RematchNotice({ msg, game, token }) {
   return html`<form method="post" action=${`/t/${encodeURIComponent(game)}/rematch`}
       class="banner notice info presence" id="rematch-notice" role="status">
     <input type="hidden" name="token" value=${token} />
+    <input type="hidden" name="csrf" value=${CSRF} />
     <strong>A rematch is ready:</strong> the same seats, a new shuffle.
     <button type="submit" class="primary small" id="rematch-notice-join">Join the rematch</button>
   </form>`;
