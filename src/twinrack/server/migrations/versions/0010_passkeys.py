@@ -2,7 +2,7 @@
 credentials and the challenges of the ceremonies under way.
 
 Revision ID: 0010_passkeys
-Revises: 0009
+Revises: 0010_chat
 Create Date: 2026-12-03
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0010_passkeys"
-down_revision = "0009"
+down_revision = "0010_chat"
 branch_labels = None
 depends_on = None
 

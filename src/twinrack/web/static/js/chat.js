@@ -2,6 +2,7 @@
 // WebSocket, the room on a named channel over HTTP. Every line is shown as text
 // (textContent), never as HTML. Mutes are kept in this browser and, for a signed-in
 // player, on the server too; each line of another sender has Mute and Report buttons.
+import { csrfHeaders } from "./csrf.js";
 
 const MUTES_KEY = "twinrack.chat.mutes";
 const WORDS = {
@@ -29,7 +30,7 @@ function storeMutes(all) {
 }
 
 async function postJSON(url, body) {
-  const r = await fetch(url, { method: "POST", headers: { "Content-Type": "application/json" },
+  const r = await fetch(url, { method: "POST", headers: csrfHeaders({ "Content-Type": "application/json" }),
     body: JSON.stringify(body), credentials: "same-origin" });
   let data = {};
   try { data = await r.json(); } catch (_e) { /* not JSON */ }
