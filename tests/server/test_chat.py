@@ -190,7 +190,7 @@ def test_a_report_is_stored_once_and_the_operator_lists_it(database_url: str) ->
     assert code == 0, out
     head, first, second = out.splitlines()
     assert head == "1 report(s), newest first:"
-    assert f"game {table.game_id}: line {line['id']} reported by Friend 2 (seat 2) [g:" in first  # its browser id
+    assert f"game {table.game_id}: line {line['id']} reported by Friend 2 (seat 2) [g:" in first
     assert second.strip().startswith("Ann, seat 1 [s0, to players]: ")
     assert second.endswith('"rude \\"words\\""')
 
