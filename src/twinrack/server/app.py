@@ -36,6 +36,7 @@ from twinrack.server.deps import Refused, http_error, refused, server_error
 from twinrack.server.desk_store import DeskStore
 from twinrack.server.guard import RateLimiter, SecurityHeaders
 from twinrack.server.hub import Hub
+from twinrack.server.room import routes as room_routes
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
@@ -70,6 +71,7 @@ def create_app(settings: Settings | None = None, *, service: bool = False) -> Fa
                    table_routes):
         app.include_router(routes.router)
     accounts.install(app)
+    app.include_router(room_routes.router)
     return app
 
 

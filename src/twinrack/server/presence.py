@@ -156,6 +156,8 @@ class Presence:
             await self._back(cmd)
         elif cmd.kind == "turn_timer":
             self._turn_timer(cmd)
+        elif cmd.kind == "wait_over":
+            await self._wait_over()
         else:
             return False
         return True
@@ -180,6 +182,28 @@ class Presence:
         if self._silent():  # passes owed at once are made before anyone looks
             await self._auto_pass()
         self._announce()
+
+    def wait_for_players(self, seconds: float) -> None:
+        """The open room's wait (server/room): once ``seconds`` have passed, the seats
+        nobody took go to the computer and play starts (:meth:`_wait_over`). The timer is
+        this table's own: a restart or a move to another worker forgets it, and the
+        host's Start and hand-over remain."""
+        self._later(seconds, TableCommand("wait_over"), key="wait_over")
+
+    async def _wait_over(self) -> None:
+        """The host's wait ran out: every person's seat with nobody at it is handed to the
+        computer (stored first, as the host's hand-over is), then play starts."""
+        if not self.waiting or self.state.over:
+            return
+        for s in self.seats:
+            if self._absent(s) and not s.away:
+                if not await self._keep(s.seat, away=True):
+                    self._later(RETRY_SECONDS, TableCommand("wait_over"), key="wait_over")
+                    return
+                s.away = True
+        self._broadcast_players()
+        await self._start(TableCommand("start"))
+        self._schedule()
 
     async def _hand_over(self, cmd: TableCommand) -> None:
         """The host hands an absent person's seat to the computer at once."""

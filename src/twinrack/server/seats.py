@@ -125,7 +125,7 @@ class Connection:
 @dataclass
 class TableCommand:
     #: "action", "bot", "bot_move", "timer", "turn_timer", "wake", "resume", "autopass",
-    #: "takeover", "start", "hand_over", "back"
+    #: "takeover", "start", "hand_over", "back", "wait_over"
     kind: str
     seat: int | None = None
     version: int | None = None
