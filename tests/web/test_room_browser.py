@@ -5,7 +5,6 @@ shows them; and a seat the computer takes when the host's wait runs out."""
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Any
 
@@ -18,6 +17,7 @@ from tests.web.test_browser import (  # noqa: F401  (fixtures and marks, used by
     pytestmark,
 )
 from tests.web.test_browser import server as server
+from twinrack.server.accounts import ratings
 
 PASSWORD = "a long and quiet passphrase"
 
@@ -65,10 +65,12 @@ def play_both_to_the_end(pages: list[Any], most: int = 2000) -> None:
             "the game does not end"
 
 
-def rating_of(page: Any, base: str, name: str) -> str:
+def leaderboard_row(page: Any, base: str, name: str) -> list[str]:
+    """A player's row of the Siamese people leaderboard: place, name, rating, ranked by,
+    games."""
     page.goto(f"{base}/leaderboard?pool=people:siamese")
     row = page.locator("tr", has=page.locator(f"a[href='/u/{name}']"))
-    return str(row.inner_text())
+    return [str(c) for c in row.locator("td").all_inner_texts()]
 
 
 def test_two_players_meet_by_quick_match_and_finish_a_rated_game(
@@ -87,9 +89,12 @@ def test_two_players_meet_by_quick_match_and_finish_a_rated_game(
     ann.wait_for_selector("#waiting-room", state="detached")
     ann.wait_for_selector(READY_OR_OVER + ", #table-app[data-phase]")
     play_both_to_the_end([ann, ben])
-    board = [rating_of(ann, server, n) for n in ("annroom", "benroom")]
-    for line in board:
-        assert re.search(r"\d{3,4}", line), board
+    first = ratings.start()
+    for name in ("annroom", "benroom"):
+        _, shown, rating, ranked_by, games = leaderboard_row(ann, server, name)
+        assert shown == name and games == "1" and "(provisional)" in rating
+        # both moved: a draw may leave the rating where it was, never the uncertainty
+        assert int(ranked_by) != first.conservative, (name, rating, ranked_by)
     for e in errors:
         e.check()
     ann.context.close()
@@ -102,6 +107,7 @@ def test_the_computer_takes_the_seat_nobody_took(server: str, browser: Any) -> N
     errors = PageErrors(page)
     page.goto(f"{server}/room")
     page.fill("input[name=name]", "Lone")
+    page.fill("input[name=wait_seconds]", "5")  # 60 s unless the host says otherwise
     page.click("#quick-go")
     page.wait_for_selector("#table-app")
     page.wait_for_selector("#waiting-room")
@@ -110,7 +116,7 @@ def test_the_computer_takes_the_seat_nobody_took(server: str, browser: Any) -> N
     assert page.locator(f"tr[data-game='{game_id_of_room(page)}']").count() == 1
     page.go_back()
     page.wait_for_selector("#table-app")
-    page.get_by_text("bot playing").first.wait_for(timeout=90000)  # the 60 s wait
+    page.get_by_text("bot playing").first.wait_for(timeout=30000)
     page.wait_for_selector("#waiting-room", state="detached")
     errors.check()
     ctx.close()
