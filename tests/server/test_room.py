@@ -127,6 +127,8 @@ def test_the_computer_takes_the_seats_nobody_took_when_the_wait_runs_out(
 def test_who_is_in_the_room(database_url: str) -> None:
     with make_client(database_url) as ann, make_client(database_url) as guest:
         sign_up(ann, "ann")
+        guest.get("/room")  # its first page: it gets its browser cookie
+        assert "1 person in the last two minutes: ann" in ann.get("/room").text
         guest.get("/room")
         page = ann.get("/room").text
         assert re.search(r"2 people in the last two minutes: ann, a guest", page)

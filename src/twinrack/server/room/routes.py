@@ -55,8 +55,9 @@ def _render(request: Request, visitor: Visitor, name: str, status: int = 200,
 async def _room(request: Request, hub: Hub, visitor: Visitor, form: QuickForm,
                 refused: NotCreated | None = None) -> HTMLResponse:
     now = time.time()
-    key, name = _visitor_key(visitor)
-    await hub.db.run(store.touch, hub.db, key, name, now)
+    if visitor.new_browser is None:  # a browser counts from its second page (a client
+        key, name = _visitor_key(visitor)  # keeping no cookie adds no row per request)
+        await hub.db.run(store.touch, hub.db, key, name, now)
     tables = await hub.db.run(store.open_tables, hub.db, now)
     names, count = await hub.db.run(store.online, hub.db, now, ONLINE_SECONDS)
     return _render(request, visitor, "room.html", status=refused.status if refused else 200,
