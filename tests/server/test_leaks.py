@@ -70,7 +70,7 @@ def secrets_of(state: GameState, viewer: int | None, tokens: dict[int, str],
 
 
 #: the routes that act on a game by another method than GET, each checked below
-POSTED = {"/t/{game_id}/join", "/t/{game_id}/rematch"}
+POSTED = {"/t/{game_id}/join", "/t/{game_id}/rematch", "/room/t/{game_id}/seat"}
 
 
 def game_routes(app: Any) -> tuple[list[str], list[str]]:
@@ -292,6 +292,20 @@ def check_chat(players: Players, rng: random.Random) -> None:
         assert not leaked, f"chat as {viewer}: {leaked[:3]}"
 
 
+def check_room_seat(players: Players) -> None:
+    """The room's "take a seat" (server/room): a table the room did not open is not in it,
+    whoever asks and whatever seat, and the refusal tells nothing of the game."""
+    client = players.client
+    table = live_table(client, players.game_id)
+    hidden = secrets_of(settled(table), None, players.tokens, [s.name for s in table.seats])
+    client.cookies.clear()
+    for seat in ("0", "1"):
+        r = client.post(f"/room/t/{players.game_id}/seat",
+                        data={"seat": seat, "csrf": csrf_of(client, "/room")})
+        assert r.status_code == 404 and "not in the room" in r.text
+        assert not [s for s in hidden if s in r.text]
+
+
 def check_rematch(players: Players) -> None:
     """The rematch route: refused during play and to a spectator or a wrong token; once the
     game is over each seat is sent to its own seat of the one new table (with its own
@@ -362,6 +376,7 @@ def test_no_route_shows_a_viewer_what_it_may_not_see(service_url: str, variant: 
                     calls += check_every_route(table, rng, accounts)
                 if steps == 30:
                     check_rematch(table)
+                    check_room_seat(table)
             calls += check_every_route(table, rng, accounts)
             check_chat(table, rng)
             check_rematch(table)

@@ -179,3 +179,25 @@ def test_the_turn_timer_makes_the_move_of_a_player_who_does_not(database_url: st
             assert time.monotonic() - started >= 2.9
             # the player is still at the table: the computer made that one move only
             assert client.app.state.hub.tables[game_id].seats[0].away is False
+
+
+def test_three_turns_in_a_row_run_out_and_the_computer_takes_the_seat(
+        database_url: str) -> None:
+    with make_client(database_url) as client:
+        game_id, tokens = create_table(client, turn_seconds="3")
+        with client.websocket_connect(ws_path(game_id, tokens[0])) as ws:
+            next_state(ws)
+            msg = until(ws, lambda m: (p := players_of(m)) is not None
+                        and p[0]["bot_playing"], limit=2000)
+            rows = stored_rows(client, game_id)
+            timed = [r for r in rows if r[0] == 0 and r[2] == "timer"]
+            # at least the three turns the timer played (a claim window the call timer passed
+            # for the seat on the way counts as timed too); nothing by the person
+            assert len(timed) >= 3 and not [r for r in rows if r[0] == 0 and r[2] == "human"]
+            assert away_flags(client, game_id)[0] is True
+            assert msg["players"][0]["connected"] is True  # the page is open all along
+            deadline = time.monotonic() + 30
+            while not any(seat == 0 and by == "bot" for seat, _, by in
+                          stored_rows(client, game_id)):
+                assert time.monotonic() < deadline, "the computer did not play the seat"
+                time.sleep(0.1)

@@ -38,6 +38,7 @@ from twinrack.server.deps import Refused, http_error, refused, server_error
 from twinrack.server.desk_store import DeskStore
 from twinrack.server.guard import RateLimiter, SecurityHeaders
 from twinrack.server.hub import Hub
+from twinrack.server.room import routes as room_routes
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None, *, service: bool = False) -> Fa
         app.include_router(routes.router)
     accounts.install(app)
     chat.install(app)
+    app.include_router(room_routes.router)
     return app
 
 

@@ -21,6 +21,10 @@ written first (docs/architecture.md, step 4):
 - **The turn timer** (the host's choice, off by default): a person who has not made their
   move (a discard, an exposure, a declaration) within it has that one move made for them
   by the computer (stored with ``by = "timer"``); claim windows keep their call timer.
+- **Three in a row.** A person whose turn timer ran out three turns in a row (their own
+  move in between starts the count again) has the seat handed to the computer, stored as
+  an absent seat's is; the computer plays it although the page is open, until the person
+  makes a move of their own.
 - **Pass unless the claim helps.** A seat with that setting (on by default with 3 or 4
   players) is not asked about a discard whose claim the hints say does not help its plan:
   the page says so and lets it claim anyway, and the call timer passes for it when the
@@ -49,6 +53,8 @@ KeepSettings = Callable[[str, int | None, dict[str, Any]], Awaitable[None]]
 HOST = 0
 #: seconds before trying again a takeover the database would not store
 RETRY_SECONDS = 2.0
+#: turns in a row a person may let the turn timer play before the computer takes the seat
+TIMED_OUT_TURNS = 3
 
 
 class Presence:
@@ -102,7 +108,7 @@ class Presence:
         s = self.seats[seat]
         if self.waiting or self.abandoned:
             return False
-        return s.is_bot or (s.away and s.connected == 0)
+        return s.is_bot or (s.away and (s.connected == 0 or s.idle))
 
     def _everyone_here(self) -> bool:
         return all(s.is_bot or s.connected or s.away for s in self.seats)
@@ -156,6 +162,10 @@ class Presence:
             await self._back(cmd)
         elif cmd.kind == "turn_timer":
             self._turn_timer(cmd)
+        elif cmd.kind == "idle":
+            await self._idle(cmd)
+        elif cmd.kind == "wait_over":
+            await self._wait_over()
         else:
             return False
         return True
@@ -180,6 +190,28 @@ class Presence:
         if self._silent():  # passes owed at once are made before anyone looks
             await self._auto_pass()
         self._announce()
+
+    def wait_for_players(self, seconds: float) -> None:
+        """The open room's wait (server/room): once ``seconds`` have passed, the seats
+        nobody took go to the computer and play starts (:meth:`_wait_over`). The timer is
+        this table's own: a restart or a move to another worker forgets it, and the
+        host's Start and hand-over remain."""
+        self._later(seconds, TableCommand("wait_over"), key="wait_over")
+
+    async def _wait_over(self) -> None:
+        """The host's wait ran out: every person's seat with nobody at it is handed to the
+        computer (stored first, as the host's hand-over is), then play starts."""
+        if not self.waiting or self.state.over:
+            return
+        for s in self.seats:
+            if self._absent(s) and not s.away:
+                if not await self._keep(s.seat, away=True):
+                    self._later(RETRY_SECONDS, TableCommand("wait_over"), key="wait_over")
+                    return
+                s.away = True
+        self._broadcast_players()
+        await self._start(TableCommand("start"))
+        self._schedule()
 
     async def _hand_over(self, cmd: TableCommand) -> None:
         """The host hands an absent person's seat to the computer at once."""
@@ -227,6 +259,31 @@ class Presence:
                  seat)
         self._broadcast_players()
         self._schedule()
+
+    async def _idle(self, cmd: TableCommand) -> None:
+        """The turn timer ran out three turns in a row: the computer plays the seat."""
+        seat = cmd.seat
+        if seat is None or self.state.over:
+            return
+        s = self.seats[seat]
+        if s.is_bot or s.idle or s.timed_out < TIMED_OUT_TURNS:
+            return
+        if not await self._keep(seat, away=True):
+            self._later(RETRY_SECONDS, TableCommand("idle", seat=seat))
+            return
+        s.away = s.idle = True
+        log.info("table %s: seat %d let the turn timer run out %d times in a row: the "
+                 "computer plays it", self.id, seat, s.timed_out)
+        self._broadcast_players()
+        self._schedule()
+
+    def _moved_by_person(self, seat: int) -> None:
+        """A person made a move of their own (from the table's human action)."""
+        s = self.seats[seat]
+        s.timed_out = 0
+        if s.idle:
+            s.idle = False
+            self._later(0, TableCommand("back", seat=seat))
 
     async def _back(self, cmd: TableCommand) -> None:
         """The player of an away seat is back: clear the stored flag (the computer stopped
@@ -294,7 +351,11 @@ class Presence:
             self._schedule()
             return
         self.turn_clock[seat] = (clock[0], math.inf)  # once: the move is on its way
+        s = self.seats[seat]
+        s.timed_out += 1
         log.info("table %s: the turn timer plays for seat %d", self.id, seat)
+        if s.timed_out >= TIMED_OUT_TURNS:
+            self._later(0, TableCommand("idle", seat=seat))
         self._later(0, TableCommand("bot", seat=seat, version=st.seen_version(seat),
                                     by="timer"), key=f"timerbot{seat}")
 
@@ -355,7 +416,7 @@ class Presence:
     def players(self) -> list[dict[str, Any]]:
         now = time.monotonic()
         return [{"seat": s.seat, "name": s.name, "kind": s.kind, "connected": s.connected > 0,
-                 "bot_playing": not s.is_bot and s.away and s.connected == 0,
+                 "bot_playing": not s.is_bot and s.away and (s.connected == 0 or s.idle),
                  "takeover_ms": self._takeover_ms(s), "turn_ms": self._turn_ms(s, now)}
                 for s in self.seats]
 

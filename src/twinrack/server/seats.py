@@ -51,6 +51,12 @@ class LiveSeat:
     #: the computer plays this person's seat until they come back (stored: the grace
     #: period ran out, or the host handed the seat to the computer)
     away: bool = False
+    #: turns in a row the turn timer made this person's move (not stored: a restart
+    #: counts again from nought)
+    timed_out: int = 0
+    #: handed to the computer for letting the turn timer run out three times in a row:
+    #: the computer plays it although its page is open, until the person moves again
+    idle: bool = False
 
     @property
     def is_bot(self) -> bool:
@@ -125,7 +131,7 @@ class Connection:
 @dataclass
 class TableCommand:
     #: "action", "bot", "bot_move", "timer", "turn_timer", "wake", "resume", "autopass",
-    #: "takeover", "start", "hand_over", "back", "chat", "chat_quiet"
+    #: "takeover", "start", "hand_over", "back", "wait_over", "idle", "chat", "chat_quiet"
     kind: str
     seat: int | None = None
     version: int | None = None

@@ -309,6 +309,7 @@ class LiveTable(Presence, Advice, TableChat):
                          "action and is waiting for its database; send the same command "
                          "again once it is back", cmd.msg_id, retryable=True)
             return
+        self._moved_by_person(conn.seat)
         # the version the action made (passes made at once for others may follow it)
         done = self.msg_ids.get(key) if key is not None else None
         conn.send({"type": "ack", "msg_id": cmd.msg_id,

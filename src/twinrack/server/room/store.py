@@ -1,0 +1,163 @@
+"""The room's state in the database (room/models.py), so that every worker of a cluster
+sees the same room: the tables waiting for players with their free seats, and who is in
+the room. Each function runs on the database's threads (``hub.db.run``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import delete, func, select
+
+from twinrack.server.accounts import ratings
+from twinrack.server.accounts.models import RatingRow
+from twinrack.server.db import Database
+from twinrack.server.models import GameRow
+from twinrack.server.room.models import RoomPresenceRow, RoomSeatRow, RoomTableRow
+
+#: the most tables the room lists (and holds open) at once: quick match opens no more
+MAX_OPEN_TABLES = 200
+#: the most people the room page names as online
+MAX_ONLINE_SHOWN = 100
+#: rows of presence older than this many seconds are deleted when someone comes in
+PRESENCE_KEEP = 3600.0
+
+
+@dataclass(frozen=True)
+class NewRoomTable:
+    game_id: str
+    variant: str
+    players: int
+    rated: bool
+    host_name: str
+    host_account_id: int | None
+    wait_seconds: float
+    #: seat -> its secret token, for each seat the room may give to someone
+    free: dict[int, str]
+
+
+def _open(now: float) -> Any:
+    """The room tables still waiting: their wait has not run out and the game is in play."""
+    return (select(RoomTableRow).join(GameRow, GameRow.id == RoomTableRow.game_id)
+            .where(GameRow.status == "playing", GameRow.waiting.is_(True),
+                   RoomTableRow.created_at + RoomTableRow.wait_seconds > now))
+
+
+def add_table(db: Database, new: NewRoomTable, now: float) -> None:
+    with db.unit() as s:
+        s.add(RoomTableRow(game_id=new.game_id, variant=new.variant, players=new.players,
+                           rated=new.rated, host_name=new.host_name,
+                           host_account_id=new.host_account_id,
+                           wait_seconds=new.wait_seconds, created_at=now))
+        s.flush()
+        for seat, token in sorted(new.free.items()):
+            s.add(RoomSeatRow(game_id=new.game_id, seat=seat, token=token))
+
+
+def open_count(db: Database, now: float) -> int:
+    with db.reading() as s:
+        q = _open(now).with_only_columns(func.count())
+        return int(s.scalar(q) or 0)
+
+
+def _shown_rating(s: Any, account_id: int | None, variant: str) -> str:
+    if account_id is None:
+        return "guest"
+    row = s.get(RatingRow, (account_id, f"people:{variant}"))
+    if row is None:
+        return f"{ratings.start().shown} (new)"
+    return str(ratings.Skill(row.mu, row.sigma).shown)
+
+
+def open_tables(db: Database, now: float, limit: int = MAX_OPEN_TABLES) -> list[dict[str, Any]]:
+    """The tables waiting for players, oldest first, with their free seats (never their
+    tokens) and the host's rating for the variant."""
+    with db.reading() as s:
+        rows = s.scalars(_open(now).order_by(RoomTableRow.created_at).limit(limit)).all()
+        free: dict[str, list[int]] = {}
+        ids = [r.game_id for r in rows]
+        for game_id, seat in s.execute(select(RoomSeatRow.game_id, RoomSeatRow.seat)
+                                       .where(RoomSeatRow.game_id.in_(ids))
+                                       .order_by(RoomSeatRow.seat)):
+            free.setdefault(game_id, []).append(seat)
+        out = []
+        for r in rows:
+            game = s.get(GameRow, r.game_id)
+            assert game is not None
+            seats = free.get(r.game_id, [])
+            if not seats:
+                continue  # every seat taken: it starts as soon as they are at the table
+            out.append({"id": r.game_id, "variant": r.variant, "players": r.players,
+                        "rated": r.rated, "revision": game.revision, "card": game.card_name,
+                        "host": r.host_name,
+                        "host_rating": _shown_rating(s, r.host_account_id, r.variant),
+                        "free": seats, "taken": r.players - len(seats),
+                        "wait_left": max(0, int(r.created_at + r.wait_seconds - now))})
+        return out
+
+
+def fitting(db: Database, variant: str, players: int, rated: bool, now: float,
+            not_host: int | None, not_game: set[str]) -> list[str]:
+    """The open tables quick match may seat someone at, oldest first (never a table whose
+    host is ``not_host``, nor one of ``not_game``)."""
+    with db.reading() as s:
+        q = (_open(now).where(RoomTableRow.variant == variant,
+                              RoomTableRow.players == players, RoomTableRow.rated == rated)
+             .order_by(RoomTableRow.created_at).limit(20))
+        rows = s.scalars(q).all()
+        return [r.game_id for r in rows if r.game_id not in not_game
+                and (not_host is None or r.host_account_id != not_host)]
+
+
+def take_seat(db: Database, game_id: str, seat: int | None,
+              now: float) -> tuple[int, str, bool] | None:
+    """Take a free seat (``seat`` None: the first one) of an open table: (seat, token,
+    rated), or None when it is not free any more. The row is deleted by exactly one
+    taker (the delete's row count says who)."""
+    with db.unit() as s:
+        table = s.scalars(_open(now).where(RoomTableRow.game_id == game_id)).first()
+        if table is None:
+            return None
+        q = select(RoomSeatRow).where(RoomSeatRow.game_id == game_id)
+        if seat is not None:
+            q = q.where(RoomSeatRow.seat == seat)
+        row = s.scalars(q.order_by(RoomSeatRow.seat).limit(1)).first()
+        if row is None:
+            return None
+        got = (row.seat, row.token, table.rated)
+        gone = s.execute(delete(RoomSeatRow).where(RoomSeatRow.game_id == game_id,
+                                                   RoomSeatRow.seat == row.seat))
+        if getattr(gone, "rowcount", 1) != 1:
+            return None
+        return got
+
+
+def room_table(db: Database, game_id: str) -> dict[str, Any] | None:
+    with db.reading() as s:
+        r = s.get(RoomTableRow, game_id)
+        return None if r is None else {"rated": r.rated, "wait_seconds": r.wait_seconds,
+                                       "created_at": r.created_at}
+
+
+def touch(db: Database, visitor: str, name: str, now: float) -> None:
+    """``visitor`` is in the room now (and old rows go)."""
+    with db.unit() as s:
+        row = s.get(RoomPresenceRow, visitor)
+        if row is None:
+            s.add(RoomPresenceRow(visitor=visitor, name=name, seen_at=now))
+        else:
+            row.name, row.seen_at = name, now
+        s.execute(delete(RoomPresenceRow).where(RoomPresenceRow.seen_at < now - PRESENCE_KEEP))
+
+
+def online(db: Database, now: float, within: float) -> tuple[list[str], int]:
+    """The names of who was in the room in the last ``within`` seconds (the most recent
+    first, at most :data:`MAX_ONLINE_SHOWN`) and how many they are."""
+    with db.reading() as s:
+        recent = RoomPresenceRow.seen_at >= now - within
+        count = int(s.scalar(select(func.count()).select_from(RoomPresenceRow)
+                             .where(recent)) or 0)
+        names = s.scalars(select(RoomPresenceRow.name).where(recent)
+                          .order_by(RoomPresenceRow.seen_at.desc())
+                          .limit(MAX_ONLINE_SHOWN)).all()
+        return list(names), count

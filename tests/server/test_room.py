@@ -1,0 +1,153 @@
+"""The open room (server/room, docs/room.md): quick match seats two signed-in players at
+one table and their finished game is rated; a guest may not sit at a rated table; seats
+nobody took go to the computer when the host's wait runs out; who is in the room; every
+form refused whole with a clear message; the room never shows a table's tiles."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+from typing import Any
+
+from sqlalchemy import select
+
+from tests.server.accounts_helpers import csrf_of, sign_up
+from tests.server.drive import Players
+from tests.server.helpers import make_client
+from twinrack.engine import view
+from twinrack.server.accounts.models import RatingRow
+from twinrack.server.models import GameRow, SeatRow
+from twinrack.server.room.models import RoomSeatRow
+from twinrack.tiles import format_tiles
+
+
+def quick(client: Any, **form: str) -> Any:
+    data = {"variant": "siamese", "players": "2", "csrf": csrf_of(client, "/room"), **form}
+    return client.post("/room/quick", data=data, follow_redirects=False)
+
+
+def seat_token(resp: Any, game_id: str) -> str:
+    found = re.search(rf"twinrack_seat_{game_id}=([^;]+);", resp.headers["set-cookie"])
+    assert found is not None
+    return found[1]
+
+
+def game_of(resp: Any) -> str:
+    assert resp.status_code == 303, resp.text
+    found = re.fullmatch(r"/t/(\w+)", resp.headers["location"])
+    assert found is not None
+    return found[1]
+
+
+def test_two_signed_in_players_meet_by_quick_match_and_their_game_is_rated(
+        database_url: str) -> None:
+    with make_client(database_url) as ann, make_client(database_url) as ben:
+        sign_up(ann, "ann")
+        sign_up(ben, "ben")
+        first = quick(ann, rated="on")
+        game_id = game_of(first)
+        room = ben.get("/room").text
+        assert f'data-game="{game_id}"' in room and "ann <span" in room
+        assert "1 taken, 1 free" in room and "rated" in room
+        state = ann.app.state.hub.tables[game_id].state
+        for seat in range(2):  # nothing of the tiles in the room, nor the seed
+            hand = view(state, seat).hand
+            assert hand is not None
+            assert format_tiles(sorted(t for rack in hand for t in rack)) not in room
+        assert state.seed.hex() not in room
+        second = quick(ben, rated="on")
+        assert game_of(second) == game_id  # the table that fitted, not a new one
+        assert f'data-game="{game_id}"' not in ben.get("/room").text  # no free seat left
+        tokens = {0: seat_token(first, game_id), 1: seat_token(second, game_id)}
+        with Players(ann, game_id, tokens) as players:
+            rng = random.Random(7)
+            while not players.over:
+                players.step(rng)
+        board = ann.get("/leaderboard?pool=people:siamese").text
+        assert sorted(re.findall(r'<a href="/u/(\w+)">', board)) == ["ann", "ben"]
+        with ann.app.state.hub.db.reading() as s:
+            rows = s.scalars(select(RatingRow)).all()
+            assert sorted((r.pool, r.games) for r in rows) == [("people:siamese", 1)] * 2
+            names = s.scalars(select(SeatRow.name).where(SeatRow.game_id == game_id)
+                              .order_by(SeatRow.seat)).all()
+            assert names == ["ann", "ben"]
+            game = s.get(GameRow, game_id)
+            assert game is not None and game.turn_seconds == 45.0  # the turn timer is on
+
+
+def test_a_guest_may_not_sit_at_a_rated_table_but_may_play_unrated(database_url: str) -> None:
+    with make_client(database_url) as ann, make_client(database_url) as guest:
+        sign_up(ann, "ann")
+        game_id = game_of(quick(ann, rated="on"))
+        r = quick(guest, rated="on", name="Gus")
+        assert r.status_code == 403 and "rated tables are for signed-in players" in r.text
+        r = guest.post(f"/room/t/{game_id}/seat", data={"seat": "1", "name": "Gus",
+                                                        "csrf": csrf_of(guest, "/room")})
+        assert r.status_code == 403
+        unrated = game_of(quick(guest, name="Gus"))
+        assert unrated != game_id  # a rated table never fits an unrated match
+        assert "Gus <span" in ann.get("/room").text
+
+
+def test_a_seat_is_given_once(database_url: str) -> None:
+    with make_client(database_url) as host, make_client(database_url) as a, \
+            make_client(database_url) as b:
+        game_id = game_of(quick(host, name="Host"))
+        form = {"seat": "1", "name": "A"}
+        assert a.post(f"/room/t/{game_id}/seat", data={**form, "csrf": csrf_of(a, "/room")},
+                      follow_redirects=False).status_code == 303
+        r = b.post(f"/room/t/{game_id}/seat", data={**form, "csrf": csrf_of(b, "/room")})
+        assert r.status_code == 409 and "someone else took it" in r.text
+        with host.app.state.hub.db.reading() as s:
+            assert s.scalars(select(RoomSeatRow)).all() == []
+
+
+def test_the_computer_takes_the_seats_nobody_took_when_the_wait_runs_out(
+        database_url: str) -> None:
+    with make_client(database_url) as host:
+        game_id = game_of(quick(host, name="Host", wait_seconds="5"))
+        hub = host.app.state.hub
+        assert f'data-game="{game_id}"' in host.get("/room").text
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            with hub.db.reading() as s:
+                game = s.get(GameRow, game_id)
+                away = s.scalar(select(SeatRow.away).where(SeatRow.game_id == game_id,
+                                                          SeatRow.seat == 1))
+            if game is not None and not game.waiting and away:
+                break
+            time.sleep(0.2)
+        assert game is not None and not game.waiting and away
+        assert f'data-game="{game_id}"' not in host.get("/room").text
+        players = hub.tables[game_id].players()
+        assert players[1]["bot_playing"] is True
+
+
+def test_who_is_in_the_room(database_url: str) -> None:
+    with make_client(database_url) as ann, make_client(database_url) as guest:
+        sign_up(ann, "ann")
+        guest.get("/room")  # its first page: it gets its browser cookie
+        assert "1 person in the last two minutes: ann" in ann.get("/room").text
+        guest.get("/room")
+        page = ann.get("/room").text
+        assert re.search(r"2 people in the last two minutes: ann, a guest", page)
+        assert '<section id="room-chat"' in page
+
+
+def test_bad_forms_are_refused_whole(database_url: str) -> None:
+    with make_client(database_url) as c:
+        cases = [({"variant": "chess"}, 400, "there is no variant"),
+                 ({"players": "x"}, 400, "whole number"),
+                 ({"players": "1"}, 400, "Quick match could not start"),
+                 ({"players": "3"}, 400, ""),
+                 ({"wait_seconds": "1"}, 400, "between 5 and 600 seconds"),
+                 ({"name": "n" * 101}, 400, "at most 100 characters"),
+                 ({"csrf": "forged"}, 403, "This form has expired")]
+        for form, status, words in cases:
+            r = quick(c, **form)
+            assert r.status_code == status and words in r.text, (form, r.text[:300])
+        r = c.post("/room/t/nosuchgame/seat", data={"seat": "1", "csrf": csrf_of(c, "/room")})
+        assert r.status_code == 404 and "not in the room" in r.text
+        with c.app.state.hub.db.reading() as s:
+            assert s.scalars(select(GameRow)).all() == []
