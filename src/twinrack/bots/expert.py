@@ -111,6 +111,16 @@ FIRST_FEED = 0.2
 #: the chance that it waits for one tile (a hand with three exposures is close), the most
 EXPOSED_WAIT = 0.04
 EXPOSED_MAX = 0.6
+#: one rack each (the American game, three opponents discarding between two picks): how
+#: many more tiles per pick a plan's groups may get from claimed discards (plans with a
+#: concealed-only line claim nothing but the Mah Jongg)
+ONE_CLAIMS = 0.0
+#: one rack each: the weight of a plan's card value (the Mah Jongg wins the game, whatever
+#: its points), the margin a claim for an exposure must gain, the margin of the safe discard
+ONE_VALUE = VALUE_WEIGHT
+ONE_EXPOSE_MARGIN = EXPOSE_MARGIN
+ONE_SAFE_MARGIN = SAFE_MARGIN
+ONE_MC = True
 
 
 def rival_points(view: View, card: Card) -> float | None:
@@ -159,6 +169,8 @@ class ExpertBot(GreedyBot):
         #: the opponents' lines read from their play (bots/reading.py), fitted on recorded
         #: games; None: the fixed factors of bots/danger.py
         self.reading: ReadingModel | None = None
+        #: one rack each (the American game)
+        self.one = False
 
     def decide(self, view: View, legal: Sequence[Action], rng: random.Random) -> Action:
         self.prepare(view)
@@ -169,6 +181,7 @@ class ExpertBot(GreedyBot):
         self.follow(view)
         self.deadline = time.perf_counter() + self.budget_ms / 1000
         self.wide = view.players > 2 or view.racks > 2
+        self.one = view.racks == 1
         self.pace = PACE if self.wide else 1.0
         self.reach = REACH * view.racks
         self.rival = rival_points(view, self.card)
@@ -247,9 +260,13 @@ class ExpertBot(GreedyBot):
         h = np.asarray(holdings, dtype=np.int64)
         hz = self.horizons(picks)
         ch = chances(plans, h, unseen_counts, hz)
+        if self.one and ONE_CLAIMS:
+            claimed = chances(plans, h, unseen_counts, hz, claims=ONE_CLAIMS)
+            ch = np.where(plans.concealed[None, :, None], ch, claimed)
         util = ch.mean(axis=2)
-        if VALUE_WEIGHT:
-            util = util + VALUE_WEIGHT * ch[:, :, -1] * (plans.value[None, :] / 100.0)
+        weight = ONE_VALUE if self.one else VALUE_WEIGHT
+        if weight:
+            util = util + weight * ch[:, :, -1] * (plans.value[None, :] / 100.0)
         best: FloatArray = util.max(axis=1)
         if SPREAD:
             best = best + SPREAD * (util.sum(axis=1) - best) / max(1, util.shape[1])
@@ -409,6 +426,7 @@ class ExpertBot(GreedyBot):
         util, plans, per_plan = self.plan_utilities(seat.free, holdings, racks, unseen_counts,
                                                      picks)
         if (MC_SAMPLES and len(plans) and len(options) > 1 and picks > 0
+                and (ONE_MC or not self.one)
                 and time.perf_counter() < self.deadline):
             top = np.argsort(-util, kind="stable")[:int(MC_OPTIONS)].tolist()
             refined = self.refine(top, holdings, plans, per_plan, unseen_counts, picks, rng)
@@ -417,11 +435,12 @@ class ExpertBot(GreedyBot):
         order = sorted(range(len(options)),
                        key=lambda i: (-round(float(util[i]), 9), options[i].tile == JOKER,
                                       options[i].tile))
-        if SAFE_MARGIN and view.wall_left > 0:
+        margin = ONE_SAFE_MARGIN if self.one else SAFE_MARGIN
+        if margin and view.wall_left > 0:
             # among discards nearly as good, the one least likely to feed a Mah Jongg
             danger = self.danger(view, unseen_counts, winning_only=True)
             best = float(util[order[0]])
-            close = [i for i in order if float(util[i]) >= best - SAFE_MARGIN * abs(best)]
+            close = [i for i in order if float(util[i]) >= best - margin * abs(best)]
             if len(close) > 1 and danger.max() > 0:
                 return options[min(close, key=lambda i: danger[options[i].tile])]
         return options[order[0]]
@@ -463,7 +482,8 @@ class ExpertBot(GreedyBot):
                 continue
             u = self.utilities(after, holdings, new_racks, unseen_counts, picks - 1)
             best = max(best, float(u.max()))
-        return expose if best > now + EXPOSE_MARGIN * abs(now) else passing
+        margin = ONE_EXPOSE_MARGIN if self.one else EXPOSE_MARGIN
+        return expose if best > now + margin * abs(now) else passing
 
     def group_racks(self, plans: Plans, tile: int) -> set[tuple[int, int]]:
         """(rack, size) of every group of ``tile`` that some plan has on that rack."""
