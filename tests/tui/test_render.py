@@ -57,7 +57,7 @@ def test_the_table_as_seat_0_sees_it() -> None:
     game = new_game(RuleSet(declared_hands=False), seed=11)
     v = view(game, 0)
     opp = render.opponents_text(v, NAMES).plain
-    assert "Bot (seat 1) · 27 concealed" in opp
+    assert "Bot (West, seat 1) · 27 concealed" in opp
     assert "R1 no exposure" in opp and "R2 no exposure" in opp
     hand = v.hand
     assert hand is not None
@@ -65,6 +65,14 @@ def test_the_table_as_seat_0_sees_it() -> None:
     assert text.startswith(f"Rack 1 ({len(hand[0])}) [")
     assert f"Rack 2 ({len(hand[1])})" in text
     assert "none yet" in render.discards_text(v, NAMES).plain
+
+
+def test_siamese_seats_are_east_and_west_as_on_the_web_table_and_the_desk() -> None:
+    assert render.seat_words(0, 2) == "East, seat 0"
+    assert render.seat_words(1, 2) == "West, seat 1"
+    assert [render.seat_words(s, 4) for s in range(4)] == [
+        "East, seat 0", "South, seat 1", "West, seat 2", "North, seat 3"]
+    assert render.seat_words(2, 3) == "West, seat 2"
 
 
 def test_the_latest_discard_is_marked() -> None:

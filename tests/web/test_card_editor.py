@@ -179,3 +179,81 @@ def _post_json(page: Any, url: str, body: dict[str, Any]) -> Any:
                                       "X-CSRF-Token": token})
     assert resp.ok, resp.text()
     return resp.json()
+
+
+# ---------------------------------------------------------------- issue 26: the editor's manners
+
+COUNT_INPUTS = """() => { window.__inputs = {clicks: 0, keys: 0};
+  document.addEventListener('click', (e) => { if (e.isTrusted) window.__inputs.clicks++; }, true);
+  document.addEventListener('keydown', (e) => { if (e.isTrusted) window.__inputs.keys++; }, true);
+}"""
+
+
+def test_a_new_card_opens_clean_and_says_what_to_do(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = PageErrors(page)
+    page.goto(f"{server}/cards")
+    status = page.locator(".status")
+    status.filter(has_text="Start with line 1").wait_for()
+    assert "problem" not in status.inner_text()
+    assert page.locator(".problem").count() == 0
+    assert page.locator("mark.bad-token").count() == 0
+    assert page.is_disabled("#save-card")
+    # the pattern field has the keyboard, and the first line a section to start from
+    assert page.evaluate("document.activeElement.name") == "pattern"
+    assert page.get_by_label("Section", exact=True).input_value() != ""
+    errors.check()
+    page.close()
+
+
+def test_counts_are_singular_for_one(server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = PageErrors(page)
+    page.goto(f"{server}/cards")
+    page.get_by_label("Section", exact=True).fill("Winds and dragons")
+    page.get_by_role("textbox", name="Pattern").fill("NNNN EEEE WWW SSS")
+    page.locator(".status.good").filter(has_text="1 line, 1 way: the card is good.").wait_for()
+    page.get_by_role("textbox", name="Pattern").press("Enter")
+    page.keyboard.type("FF 2222a 4444b 6666c")
+    page.locator(".status.good").filter(has_text="2 lines, 7 ways: the card is good.").wait_for()
+    errors.check()
+    page.close()
+
+
+def test_a_tile_count_error_marks_the_whole_pattern_not_its_first_group(
+        server: str, browser: Any) -> None:
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = PageErrors(page)
+    page.goto(f"{server}/cards")
+    page.get_by_role("textbox", name="Pattern").fill("FF 222a 444a 666b 88b")
+    preview = page.locator("#line-preview")
+    preview.locator(".problem").filter(has_text="pattern has 13 tiles").wait_for()
+    assert preview.locator("mark.bad-token").inner_text() == "FF 222a 444a 666b 88b"
+    # an error on one group still marks that group, and only it
+    page.get_by_role("textbox", name="Pattern").fill("FF 222a 444a 666b 88")
+    preview.locator(".problem").filter(has_text="needs a suit letter").wait_for()
+    assert preview.locator("mark.bad-token").inner_text() == "88"
+    errors.check()
+    page.close()
+
+
+def test_three_lines_by_keyboard_in_few_inputs(server: str, browser: Any) -> None:
+    """Enter in the pattern field adds the line and starts the next (same section and
+    value), with the keyboard there: three lines are typed with no click at all."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = PageErrors(page)
+    page.goto(f"{server}/cards")
+    page.locator(".status").filter(has_text="Start with line 1").wait_for()
+    page.evaluate(COUNT_INPUTS)
+    patterns = ["FF 222a 444a 666b 888b", "NNNN EEEE WWW SSS", "2026a 2026b NNN SSS"]
+    for k, text in enumerate(patterns):
+        if k:
+            page.keyboard.press("Enter")
+        page.keyboard.type(text)
+    page.locator(".status.good").filter(has_text="3 lines, 10 ways: the card is good.").wait_for()
+    assert [line(page, n).locator(".pattern-text").inner_text() for n in (1, 2, 3)] == patterns
+    inputs = page.evaluate("window.__inputs")
+    assert inputs == {"clicks": 0, "keys": sum(len(p) for p in patterns) + 2}
+    print(f"\nthree lines: {inputs['clicks']} clicks, {inputs['keys']} key presses")
+    errors.check()
+    page.close()

@@ -226,12 +226,23 @@ def card_summary(source: str, name: str) -> dict[str, Any]:
     try:
         loaded = card_of(source, name)
     except CardError as err:
-        problems = [{"line": p.line, "column": p.column, "message": p.message}
-                    for p in err.problems]
+        problems = [_problem(p.line, p.column, p.message) for p in err.problems]
     from twinrack.card.sheet import sheet
 
     return {"ok": not problems, "problems": problems, "hands": _hand_summaries(source, name),
             "sheet": sheet(loaded) if loaded is not None else None}
+
+
+#: the loader's message for a pattern of the wrong size: about the whole pattern, not the
+#: group it points at (the editor then marks all of it)
+_TILE_COUNT = re.compile(r"pattern has \d+ tiles?, a hand needs \d+")
+
+
+def _problem(line: int, column: int, message: str) -> dict[str, Any]:
+    out: dict[str, Any] = {"line": line, "column": column, "message": message}
+    if _TILE_COUNT.fullmatch(message):
+        out["span"] = "pattern"
+    return out
 
 
 def _hand_summaries(source: str, name: str) -> list[dict[str, Any] | None]:

@@ -39,6 +39,7 @@ from twinrack.tiles import CANONICAL, FLOWER, JOKER, format_tiles
 SUIT_STYLES = ("green", "red", "bright_blue")  # Bams, Craks, Dots
 HONOUR_STYLES = {"R": "bold red", "G": "bold green", "0": "bold white"}
 WIND_OF_SEAT = ("East", "South", "West", "North")
+SIAMESE_WINDS = ("East", "West")  # two players sit across: the web table and the desk agree
 
 
 # ---------------------------------------------------------------------------- tiles
@@ -136,10 +137,12 @@ def public_rack(rack: RackView, number: int) -> Text:
 
 
 def seat_words(seat: int, players: int) -> str:
-    """``East, seat 0`` (winds only where more than two play)."""
-    if players > 2 and 0 <= seat < len(WIND_OF_SEAT):
-        return f"{WIND_OF_SEAT[seat]}, seat {seat}"
-    return "East, seat 0" if seat == 0 else f"seat {seat}"
+    """``East, seat 0``; a Siamese table's two seats are East and West (as on the web
+    table and the desk), a larger table's East, South, West, North in turn."""
+    winds = SIAMESE_WINDS if players == 2 else WIND_OF_SEAT
+    if 0 <= seat < len(winds):
+        return f"{winds[seat]}, seat {seat}"
+    return f"seat {seat}"
 
 
 def seat_block(seat: SeatView, name: str, current: bool, players: int) -> Text:

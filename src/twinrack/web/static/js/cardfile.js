@@ -1,7 +1,7 @@
 // The card editor's model and the TOML it writes (docs/card-language.md). The TOML file is
 // the one format of a card: the editor only writes it, and the server's loader checks it.
 
-/** A new, empty line of the card. */
+/** A new, empty line of the card (a line with no pattern yet is "to do", not wrong). */
 export function newHand(section = "", value = "25") {
   return { section, pattern: "", value, id: "", concealed: false, star: false,
     declared: false, suits: "distinct", x: "", y: "", note: "" };
@@ -95,14 +95,18 @@ export function placeProblems(problems, where, card) {
     }
     const w = where.hands[i];
     const key = Object.keys(w.keys).find((k) => w.keys[k] === p.line) || null;
-    const at = key === "pattern" ? patternIndex(card.hands[i].pattern, p.column) : null;
+    // a problem with the whole pattern (its tile count) marks all of it, not its first group
+    const at = key !== "pattern" ? null
+      : p.span === "pattern" ? "all" : patternIndex(card.hands[i].pattern, p.column);
     out.hands[i].push({ ...p, key, at });
   }
   return out;
 }
 
-/** The pattern cut into [before, bad token, after] around 0-based index `at`. */
+/** The pattern cut into [before, bad token, after] around 0-based index `at` (`"all"`: the
+ * whole pattern is at fault). */
 export function badToken(pattern, at) {
+  if (at === "all") return ["", pattern, ""];
   if (at === null || at === undefined || at >= pattern.length) return [pattern, "", ""];
   let a = at;
   let b = at;
@@ -110,6 +114,11 @@ export function badToken(pattern, at) {
   while (b < pattern.length && pattern[b] !== " ") b += 1;
   if (a === b) b = Math.min(pattern.length, a + 1);
   return [pattern.slice(0, a), pattern.slice(a, b), pattern.slice(b)];
+}
+
+/** True for a line nothing has been typed in yet (no pattern). */
+export function isEmptyHand(h) {
+  return !String(h.pattern).trim();
 }
 
 /** Fields of a loaded card file (from the server) as the editor's model. */

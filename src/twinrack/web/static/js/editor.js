@@ -4,7 +4,8 @@
 // (kept on the server for your tables, and downloaded as its TOML file), or open a card file
 // or a saved card to edit it. The server checks every change with the card loader.
 import { html, render, useEffect, useRef, useState } from "/static/vendor/preact-htm.js";
-import { badToken, fileName, fromFields, newHand, placeProblems, toToml } from "./cardfile.js";
+import { badToken, fileName, fromFields, isEmptyHand, newHand, placeProblems, toToml }
+  from "./cardfile.js";
 import { TileRow, tileSrc } from "./tiles.js";
 import { showCard } from "./cardview.js";
 import { csrfHeaders } from "./csrf.js";
@@ -69,9 +70,15 @@ function PatternText({ pattern, at }) {
     html`<mark class="bad-token" title="the problem is here">${bad}</mark>`}${b}</span>`;
 }
 
+/** "1 line", "2 lines". */
+const count = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 function Ways({ summary }) {
-  return html`<span class="ways">${summary.ways} way${summary.ways === 1 ? "" : "s"}</span>`;
+  return html`<span class="ways">${count(summary.ways, "way")}</span>`;
 }
+
+/** What a line with no pattern yet asks for (instead of the loader's complaints). */
+const TODO = "Type the pattern (or click the tiles below), then Enter for the next line.";
 
 function Sample({ summary }) {
   return html`<div class="sample" aria-label="the first way">
@@ -79,7 +86,8 @@ function Sample({ summary }) {
 }
 
 function LineSummary({ hand, summary, problems }) {
-  const atPattern = problems.find((p) => p.key === "pattern");
+  const empty = isEmptyHand(hand);
+  const atPattern = empty ? null : problems.find((p) => p.key === "pattern");
   return html`<div>
     <div class="line-head">
       <strong>${hand.section || "(no section)"}</strong>
@@ -89,7 +97,8 @@ function LineSummary({ hand, summary, problems }) {
       ${summary && html`<${Ways} summary=${summary} />`}
     </div>
     ${summary && html`<${Sample} summary=${summary} />`}
-    ${problems.map((p) => html`<p class="problem" role="alert">${p.message}</p>`)}
+    ${empty ? html`<p class="todo">No pattern yet.</p>`
+      : problems.map((p) => html`<p class="problem" role="alert">${p.message}</p>`)}
   </div>`;
 }
 
@@ -127,24 +136,35 @@ function Flag({ label, name, hand, onInput }) {
 
 /** The line being edited, as the loader reads it: tiles, ways, problems at their token. */
 function LinePreview({ hand, summary, problems }) {
-  const atPattern = problems.find((p) => p.key === "pattern");
+  const empty = isEmptyHand(hand);
+  const atPattern = empty ? null : problems.find((p) => p.key === "pattern");
   return html`<div class="preview" id="line-preview" aria-live="polite">
     <div class="preview-head"><${PatternText} pattern=${hand.pattern || "(empty)"}
       at=${atPattern ? atPattern.at : null} />
       ${summary && html`<${Ways} summary=${summary} />`}</div>
     ${summary && html`<${Sample} summary=${summary} />`}
-    ${problems.map((p) => html`<p class="problem">${p.message}</p>`)}
+    ${empty ? html`<p class="todo">${TODO}</p>`
+      : problems.map((p) => html`<p class="problem">${p.message}</p>`)}
   </div>`;
 }
 
-function LineForm({ index, hand, sections, summary, problems, onInput, onKey }) {
+/** Enter in a field of the line form: `then()` (and no form submission). */
+const onEnter = (then) => (e) => {
+  if (e.key !== "Enter" || e.isComposing) return;
+  e.preventDefault();
+  then();
+};
+
+function LineForm({ index, hand, sections, summary, problems, onInput, onKey, onNext,
+  patternRef }) {
+  const toPattern = onEnter(() => patternRef.current && patternRef.current.focus());
   return html`<section class="card-panel line-form" aria-labelledby="line-form-title">
     <h2 id="line-form-title">Line ${index + 1}</h2>
     <${Field} label="Section" name="section" value=${hand.section} onInput=${onInput}
-      placeholder="2468" size="14" list="sections" />
+      placeholder="2468" size="14" list="sections" onKeyDown=${toPattern} />
     <datalist id="sections">${sections.map((s) => html`<option value=${s} />`)}</datalist>
     <${Field} label="Value" name="value" value=${hand.value} onInput=${onInput}
-      type="number" min="0" step="5" inputmode="numeric" size="5" />
+      type="number" min="0" step="5" inputmode="numeric" size="5" onKeyDown=${toPattern} />
     <${Field} label="Id (optional)" name="id" value=${hand.id} onInput=${onInput} size="10" />
     <div>
       <${Flag} label="Concealed (C)" name="concealed" hand=${hand} onInput=${onInput} />
@@ -161,7 +181,10 @@ function LineForm({ index, hand, sections, summary, problems, onInput, onKey }) 
       placeholder="all" size="12" />
     <label class="pattern-label">Pattern
       <input name="pattern" value=${hand.pattern} autocomplete="off" spellcheck="false"
+        ref=${patternRef} aria-describedby="enter-hint" onKeyDown=${onEnter(onNext)}
         onInput=${(e) => onInput("pattern", e.target.value)} /></label>
+    <p class="hint" id="enter-hint">Enter: this line is done, on to the next (same section
+      and value).</p>
     <${Palette} onKey=${onKey} />
     <${LinePreview} hand=${hand} summary=${summary} problems=${problems} />
     <p class="hint">A token is a run of symbols ending in one suit letter; a space starts the
@@ -193,17 +216,32 @@ function useChecks(card) {
   return result;
 }
 
+/** The loader's problems, less those of lines with no pattern yet (those are to do). */
+function realProblems(card, result) {
+  const { placed } = result;
+  return [...placed.card, ...placed.hands.flatMap((ps, i) =>
+    (card.hands[i] && isEmptyHand(card.hands[i]) ? [] : ps))];
+}
+
 function Status({ card, result }) {
   if (!result) return html`<p class="status" role="status">Checking...</p>`;
   if (result.error) return html`<p class="status bad" role="status">${result.error}</p>`;
   if (!result.ok) {
-    const n = result.problems.length;
-    return html`<p class="status bad" role="status">${n} problem${n === 1 ? "" : "s"} to fix.
-      ${result.placed.card.map((p) => html` ${p.message}.`)}</p>`;
+    const problems = realProblems(card, result);
+    const empty = card.hands.findIndex(isEmptyHand);
+    if (!problems.length && empty >= 0) {
+      const what = card.hands.length === 1 ? "Start with line 1: give it a section and"
+        : `Line ${empty + 1} has no pattern yet:`;
+      return html`<p class="status todo" role="status">${what} type its pattern (or click
+        the tiles), then Enter for the next line.</p>`;
+    }
+    const n = count(problems.length, "problem");
+    return html`<p class="status bad" role="status">${n} to fix.${result.placed.card.map((p) =>
+      html` ${p.message}.`)}</p>`;
   }
   const ways = result.hands.reduce((a, h) => a + (h ? h.ways : 0), 0);
-  return html`<p class="status good" role="status">${card.hands.length} lines, ${ways} ways:
-    the card is good.</p>`;
+  const summary = `${count(card.hands.length, "line")}, ${count(ways, "way")}`;
+  return html`<p class="status good" role="status">${summary}: the card is good.</p>`;
 }
 
 function Header({ card, setCard, onOpen, mine }) {
@@ -247,7 +285,9 @@ function useSavedCards(saved) {
 }
 
 function Editor() {
-  const [card, setCard] = useState({ name: "My card", edition: "", hands: [newHand()] });
+  const [card, setCard] = useState({ name: "My card", edition: "",
+    hands: [newHand(SECTIONS[0])] });
+  const patternRef = useRef(null);
   const [sel, setSel] = useState(0);
   const [saved, setSaved] = useState(SAVED);
   const [message, setMessage] = useState("");
@@ -278,7 +318,10 @@ function Editor() {
   const onKey = (k) => onInput("pattern", k === "\b" ? hand.pattern.slice(0, -1)
     : (hand.pattern + k).replace(/ {2,}/g, " ").replace(/^ /, ""));
   const actions = {
-    select: setSel,
+    select(i) {
+      setSel(i);
+      focusPattern();
+    },
     move(i, d) {
       const j = i + d;
       if (j < 0 || j >= card.hands.length) return;
@@ -296,7 +339,19 @@ function Editor() {
   function addLine() {
     setCard({ ...card, hands: [...card.hands, newHand(hand.section, hand.value)] });
     setSel(card.hands.length);
+    focusPattern();
   }
+  /** Enter in the pattern: the line is done; on to the next one (a new one after the
+   * last), unless this one is still empty. */
+  function nextLine() {
+    if (isEmptyHand(hand)) return;
+    if (sel < card.hands.length - 1) {
+      setSel(sel + 1);
+      focusPattern();
+    } else addLine();
+  }
+  const focusPattern = () => setTimeout(() => patternRef.current && patternRef.current.focus());
+  useEffect(() => { focusPattern(); }, []);
   async function save() {
     const url = saved ? `/api/cards?card=${encodeURIComponent(saved)}` : "/api/cards";
     const { status, data } = await post(url, { source: toToml(card).text });
@@ -334,7 +389,7 @@ function Editor() {
         <button type="button" id="add-line" onClick=${addLine}>Add a line</button>
       </section>
       <${LineForm} index=${sel} hand=${hand} sections=${sections} onInput=${onInput}
-        onKey=${onKey} summary=${result && result.hands ? result.hands[sel] : null}
+        onKey=${onKey} onNext=${nextLine} patternRef=${patternRef} summary=${result && result.hands ? result.hands[sel] : null}
         problems=${placed ? placed.hands[sel] || [] : []} />
     </div>`;
 }
