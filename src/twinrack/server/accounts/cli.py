@@ -11,6 +11,21 @@ import typer
 accounts_app = typer.Typer(no_args_is_help=True, help="Players' accounts (the operator's "
                            "commands).")
 
+def operator_database(database_url_option: str | None) -> str:
+    """The database an operator's command works on (``--database-url``, else
+    TWINRACK_DATABASE_URL, else the default file), checked to be reachable."""
+    from twinrack.cli_server import DEFAULT_DB, check_connect, database_url
+
+    if database_url_option is not None:
+        text, option = database_url_option, "--database-url"
+    else:
+        text = os.environ.get("TWINRACK_DATABASE_URL", DEFAULT_DB)
+        option = "TWINRACK_DATABASE_URL" if "TWINRACK_DATABASE_URL" in os.environ else \
+            "the default database"
+    check_connect(database_url(text, option), option)
+    return text
+
+
 
 def reset(
     name: Annotated[str, typer.Argument(help="the user name")],
@@ -21,17 +36,11 @@ def reset(
         "--base-url", help="the site's address, as players open it")] = "",
 ) -> None:
     """Print a one-time link (valid for an hour) that sets a new password for NAME."""
-    from twinrack.cli_server import DEFAULT_DB, _fail, check_connect, database_url
+    from twinrack.cli_server import _fail
     from twinrack.server.accounts.store import Accounts
     from twinrack.server.db import Database
 
-    if database_url_option is not None:
-        text, option = database_url_option, "--database-url"
-    else:
-        text = os.environ.get("TWINRACK_DATABASE_URL", DEFAULT_DB)
-        option = "TWINRACK_DATABASE_URL" if "TWINRACK_DATABASE_URL" in os.environ else \
-            "the default database"
-    check_connect(database_url(text, option), option)
+    text = operator_database(database_url_option)
     base = base_url.rstrip("/") or (f"http://{os.environ.get('TWINRACK_HOST', '127.0.0.1')}:"
                                     f"{os.environ.get('TWINRACK_PORT', '8000')}")
     db = Database(text)

@@ -4,7 +4,6 @@ operator (newest first, each with its line, game and reporter)."""
 from __future__ import annotations
 
 import json
-import os
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
@@ -19,17 +18,11 @@ def reports(
     limit: Annotated[int, typer.Option(min=1, max=5000, help="at most this many")] = 500,
 ) -> None:
     """List the chat lines players reported, newest first."""
-    from twinrack.cli_server import DEFAULT_DB, check_connect, database_url
+    from twinrack.server.accounts.cli import operator_database
     from twinrack.server.chat.store import ChatStore
     from twinrack.server.db import Database, migrate
 
-    if database_url_option is not None:
-        text, option = database_url_option, "--database-url"
-    else:
-        text = os.environ.get("TWINRACK_DATABASE_URL", DEFAULT_DB)
-        option = "TWINRACK_DATABASE_URL" if "TWINRACK_DATABASE_URL" in os.environ else \
-            "the default database"
-    check_connect(database_url(text, option), option)
+    text = operator_database(database_url_option)
     db = Database(text)
     try:
         migrate(db.engine)
