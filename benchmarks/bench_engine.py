@@ -20,7 +20,7 @@ from typing import Any
 
 from twinrack.bots import RandomBot
 from twinrack.card import practice_card
-from twinrack.cli_game import play_game
+from twinrack.cli.game import play_game
 from twinrack.engine import RuleSet
 from twinrack.engine.shuffle import derive_seed
 

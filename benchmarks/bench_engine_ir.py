@@ -55,7 +55,7 @@ def play(src: str, variant: str, players: int, games: int) -> dict[str, Any]:
     import twinrack
     from twinrack.bots import RandomBot
     from twinrack.card import practice_card
-    from twinrack.cli_game import play_game
+    from twinrack.cli.game import play_game
     from twinrack.engine import RuleSet
     from twinrack.engine.shuffle import derive_seed
 

@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.server.helpers import async_form_post, created
 from tests.server.server_process import ServerProcess
 
-from twinrack.server.wire import PROTOCOL
+from twinrack.server.table.wire import PROTOCOL
 
 #: lines of many ways each (suit letters that may repeat, X and Y free)
 HEAVY = 'pattern = "XX0a YY0b XX0c YY0a NN EE WW"\nsuits = "any"\n'  # 864 ways

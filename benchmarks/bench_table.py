@@ -46,13 +46,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from twinrack.card import practice_card
 from twinrack.engine.rules import rules_from
-from twinrack.server import encoding, wire
 from twinrack.server import hub as hub_module
-from twinrack.server import table as table_module
 from twinrack.server.app import tune_gc
 from twinrack.server.config import Settings
 from twinrack.server.hub import Hub, NewSeat
-from twinrack.server.seats import Connection, TableCommand
+from twinrack.server.table import encoding, wire
+from twinrack.server.table import live as table_module
+from twinrack.server.table.seats import Connection, TableCommand
 
 #: (module or class, function, label) of the steps --breakdown times
 STEPS: list[tuple[Any, str, str]] = [

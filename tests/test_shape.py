@@ -95,3 +95,19 @@ def test_the_core_does_no_io_and_keeps_no_clock() -> None:
             if name.split(".")[0] in IMPURE:
                 impure.append(f"{path.relative_to(SRC)} imports {name}")
     assert impure == []
+
+
+# What every feature of the server uses; everything else lives in a feature's folder.
+SERVER_SHARED = {"__init__", "app", "config", "csrf", "db", "deps", "doc_routes", "guard",
+                 "hub", "hub_pages", "jobs", "models", "workers", "writer"}
+SERVER_FEATURES = {"table", "lobby", "room", "accounts", "chat", "editor", "desk", "cluster",
+                   "migrations"}
+
+
+def test_the_server_keeps_one_folder_per_feature() -> None:
+    server = SRC / "server"
+    loose = sorted(p.stem for p in server.glob("*.py"))
+    folders = sorted(p.name for p in server.iterdir() if p.is_dir() and p.name != "__pycache__")
+    assert [n for n in loose if n not in SERVER_SHARED] == []
+    assert [n for n in folders if n not in SERVER_FEATURES] == []
+    assert not list(SRC.glob("cli*.py")), "the twinrack command lives in the cli/ package"

@@ -35,7 +35,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-import twinrack.cli_desk
+import twinrack.cli.desk
 import twinrack.desk.tournament
 from twinrack.cli import main
 from twinrack.desk.tournament import CODE_ALPHABET, CODE_LENGTH
@@ -98,7 +98,7 @@ def fixed_world(folder: Path) -> Iterator[None]:
     """A fixed clock, time zone, console width and code generator; the folder as cwd."""
     CLOCK[0] = START
     rng = random.Random(2026)
-    saved = (time.time, twinrack.cli_desk.out, twinrack.desk.tournament.new_code, Path.cwd())
+    saved = (time.time, twinrack.cli.desk.out, twinrack.desk.tournament.new_code, Path.cwd())
     tz = os.environ.get("TZ")
     os.environ["TZ"] = "UTC"
     time.tzset()
@@ -110,13 +110,13 @@ def fixed_world(folder: Path) -> Iterator[None]:
         return "".join(rng.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
     time.time = now  # type: ignore[assignment]
-    twinrack.cli_desk.out = Console(highlight=False, soft_wrap=True, width=100)
+    twinrack.cli.desk.out = Console(highlight=False, soft_wrap=True, width=100)
     twinrack.desk.tournament.new_code = code
     os.chdir(folder)
     try:
         yield
     finally:
-        time.time, twinrack.cli_desk.out, twinrack.desk.tournament.new_code, cwd = saved
+        time.time, twinrack.cli.desk.out, twinrack.desk.tournament.new_code, cwd = saved
         os.chdir(cwd)
         if tz is None:
             os.environ.pop("TZ", None)

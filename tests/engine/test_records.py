@@ -12,7 +12,7 @@ from tests.engine.helpers import R, rig
 from twinrack.bots import RandomBot
 from twinrack.card import practice_card
 from twinrack.cli import main
-from twinrack.cli_game import play_game, simulate
+from twinrack.cli.game import play_game, simulate
 from twinrack.engine import (
     Claim,
     Declare,

@@ -11,7 +11,7 @@ import pytest
 
 from twinrack.bots import RandomBot
 from twinrack.card import practice_card
-from twinrack.cli_game import play_game
+from twinrack.cli.game import play_game
 from twinrack.engine import GameState, RuleSet, new_game, why_illegal
 from twinrack.engine.actions import parse_action
 from twinrack.engine.record import StepError, record_of, replay_steps

@@ -17,7 +17,7 @@ from tests.server.helpers import BrowserClient
 from twinrack.server.app import create_app
 from twinrack.server.config import Settings
 from twinrack.server.hub import Hub
-from twinrack.server.table import LiveTable
+from twinrack.server.table.live import LiveTable
 
 PREFIX = "cluster:"
 

@@ -27,7 +27,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from tests.server.helpers import created, form_post
 from tests.server.server_process import ServerProcess, free_port
-from twinrack.server.wire import PROTOCOL
+from twinrack.server.table.wire import PROTOCOL
 
 PG_URL = os.environ.get("TWINRACK_TEST_DATABASE_URL")
 REDIS_URL = os.environ.get("TWINRACK_TEST_REDIS_URL")

@@ -22,7 +22,7 @@ class Players:
         self.socks = {s: self.stack.enter_context(
             client.websocket_connect(ws_path(game_id, t))) for s, t in tokens.items()}
         self.states = {s: _next_state(ws) for s, ws in self.socks.items()}
-        # every seat is at the table: it leaves the waiting room (server/presence.py)
+        # every seat is at the table: it leaves the waiting room (server/table/presence.py)
         for s, ws in self.socks.items():
             while self.states[s]["waiting"]:
                 self.states[s] = _next_state(ws)

@@ -27,7 +27,7 @@ from twinrack.server.app import create_app
 from twinrack.server.config import Settings
 from twinrack.server.csrf import SESSION_COOKIE, token_of
 from twinrack.server.deps import COOKIE
-from twinrack.server.wire import PROTOCOL
+from twinrack.server.table.wire import PROTOCOL
 from twinrack.tiles import tile_index
 
 

@@ -1,4 +1,4 @@
-"""The state message's pieces encoded once (server/encoding.py) say exactly what the
+"""The state message's pieces encoded once (server/table/encoding.py) say exactly what the
 engine's view and the legal actions as objects say: over whole random games of every
 variant, for every viewer at every version."""
 
@@ -11,8 +11,8 @@ import pytest
 
 from twinrack.engine import apply, legal_actions, new_game, view
 from twinrack.engine.rules import rules_from
-from twinrack.server import wire
-from twinrack.server.encoding import Encoder, legal_json, notation
+from twinrack.server.table import wire
+from twinrack.server.table.encoding import Encoder, legal_json, notation
 
 
 def decoded(piece: object) -> object:

@@ -38,7 +38,7 @@ from twinrack.engine.record import record_for
 from twinrack.narration import LABELS, narrate
 from twinrack.server.accounts.models import GameStatRow, RatingRow
 from twinrack.server.hub import token_hash
-from twinrack.server.wire import PROTOCOL, legal_objects, names_for
+from twinrack.server.table.wire import PROTOCOL, legal_objects, names_for
 from twinrack.tiles import format_tiles
 
 

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from tests.server.helpers import create_table, created, make_client, next_state, ws_path
 from twinrack.bots import BOTS
-from twinrack.server.lobby_forms import LEVEL_TEXT, VARIANT_TEXT
+from twinrack.server.lobby.forms import LEVEL_TEXT, VARIANT_TEXT
 from twinrack.server.models import GameRow
 
 

@@ -94,7 +94,7 @@ def _finish(client: TestClient, game_id: str, totals: list[int]) -> None:
 
 
 def test_the_desk_says_its_refusals_in_words_not_json() -> None:
-    from twinrack.server.desk_forms import sheet_message
+    from twinrack.server.desk.forms import sheet_message
 
     said = sheet_message("the sheet does not say how the game ended: add a mahjongg, "
                          '{"wall_game": true} or the dead racks', [])

@@ -24,7 +24,7 @@ from websockets.sync.client import connect
 from tests.server.conftest import PG_URL, _reset_postgres
 from tests.server.helpers import created, form_post
 from tests.server.server_process import ServerProcess
-from twinrack.server.wire import PROTOCOL
+from twinrack.server.table.wire import PROTOCOL
 
 RESTART = os.environ.get("TWINRACK_TEST_PG_RESTART")
 

@@ -1,4 +1,4 @@
-"""Tables nobody can block (issue 26, server/presence.py): the waiting room, the computer
+"""Tables nobody can block (issue 26, server/table/presence.py): the waiting room, the computer
 playing an absent seat after the grace period or at once when the host hands it over, the
 player taking the seat back, the turn timer, and a table nobody is at standing still."""
 

@@ -34,8 +34,8 @@ from twinrack.engine import (
 from twinrack.engine.advice import kills_rack
 from twinrack.engine.events import parse_event
 from twinrack.narration import LABELS, narrate_log, tone
-from twinrack.server import wire
-from twinrack.server.wire import PROTOCOL, claim_advice
+from twinrack.server.table import wire
+from twinrack.server.table.wire import PROTOCOL, claim_advice
 
 
 def test_a_game_against_a_bot_runs_to_the_end_and_verifies(database_url: str) -> None:

@@ -12,7 +12,7 @@ from websockets.sync.client import connect
 
 from tests.server.helpers import created, form_post
 from tests.server.server_process import ServerProcess
-from twinrack.server.wire import PROTOCOL
+from twinrack.server.table.wire import PROTOCOL
 
 
 def _recv_state(ws: Any) -> dict[str, Any]:

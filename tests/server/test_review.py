@@ -16,7 +16,7 @@ from tests.server.helpers import create_table, make_client, play_to_end, ws_path
 from twinrack.bots.review import review
 from twinrack.card import parse_card
 from twinrack.server.config import Settings
-from twinrack.server.reviews import Reviews
+from twinrack.server.table.reviews import Reviews
 from twinrack.server.workers import JobFailed, Workers
 
 #: small enough to keep the test fast: the master plays out two decisions, three games each

@@ -24,7 +24,7 @@ from twinrack.engine import (
     new_game,
     parse_action,
 )
-from twinrack.server import wire
+from twinrack.server.table import wire
 from twinrack.tiles import CANONICAL, parse_tiles, tile_index
 
 

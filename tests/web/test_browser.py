@@ -29,7 +29,7 @@ import pytest
 from tests.web.conftest import CHROMIUM
 from twinrack.engine import parse_action
 from twinrack.engine.events import parse_event
-from twinrack.server.wire import PROTOCOL, action_object, lines_of
+from twinrack.server.table.wire import PROTOCOL, action_object, lines_of
 from twinrack.web.tiles_svg import label as tile_label
 
 SHOTS = Path(__file__).resolve().parents[2] / "screenshots"

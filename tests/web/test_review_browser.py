@@ -25,7 +25,7 @@ from tests.web.test_browser import (  # noqa: F401  (marks, used by name)
     served,
     shot,
 )
-from twinrack.server.wire import PROTOCOL
+from twinrack.server.table.wire import PROTOCOL
 
 websockets_sync = pytest.importorskip("websockets.sync.client")
 

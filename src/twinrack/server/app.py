@@ -22,23 +22,19 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from twinrack.server import (
-    accounts,
-    card_routes,
-    chat,
-    desk_routes,
-    doc_routes,
-    invite_routes,
-    lobby_routes,
-    table_routes,
-)
+from twinrack.server import accounts, chat, doc_routes
 from twinrack.server.config import Settings
 from twinrack.server.csrf import install_template_helpers, require_csrf
 from twinrack.server.deps import Refused, http_error, refused, server_error
-from twinrack.server.desk_store import DeskStore
+from twinrack.server.desk import routes as desk_routes
+from twinrack.server.desk.store import DeskStore
+from twinrack.server.editor import routes as card_routes
 from twinrack.server.guard import RateLimiter, SecurityHeaders
 from twinrack.server.hub import Hub
+from twinrack.server.lobby import routes as lobby_routes
 from twinrack.server.room import routes as room_routes
+from twinrack.server.table import invites as invite_routes
+from twinrack.server.table import routes as table_routes
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 

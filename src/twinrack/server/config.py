@@ -32,7 +32,7 @@ class Settings:
     job_seconds: float = 10.0
     card_seconds: float = 20.0
     replay_seconds: float = 30.0
-    #: the post-game review (server/reviews.py): its time limit, and how many decisions the
+    #: the post-game review (server/table/reviews.py): its time limit, and how many decisions the
     #: master plays out and with how many imagined games each (None: the review's defaults)
     review_seconds: float = 60.0
     review_searched: int | None = None

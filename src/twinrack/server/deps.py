@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.requests import HTTPConnection
 
-from twinrack.server.desk_store import DeskStore
+from twinrack.server.desk.store import DeskStore
 from twinrack.server.guard import RateLimiter
 from twinrack.server.hub import Hub
 

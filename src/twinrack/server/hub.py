@@ -21,15 +21,16 @@ from twinrack.card.compiled import compiled
 from twinrack.engine import GameState, RuleSet, new_game
 from twinrack.engine.record import record_for
 from twinrack.errors import CardError, TwinRackError
-from twinrack.server import jobs, wire
+from twinrack.server import jobs
 from twinrack.server.chat.store import ChatStore
 from twinrack.server.config import Settings
 from twinrack.server.db import Database
 from twinrack.server.hub_pages import HubPages
 from twinrack.server.models import ActionRow, GameRow, LeaseRow, SeatRow
-from twinrack.server.reviews import Reviews
-from twinrack.server.seats import LiveSeat, TableSettings
-from twinrack.server.table import LiveTable
+from twinrack.server.table import wire
+from twinrack.server.table.live import LiveTable
+from twinrack.server.table.reviews import Reviews
+from twinrack.server.table.seats import LiveSeat, TableSettings
 from twinrack.server.workers import Workers
 from twinrack.server.writer import ActionWriter
 
@@ -224,7 +225,7 @@ class Hub(HubPages):
                      settings: TableSettings | float,
                      rematch_of: str | None = None) -> CreatedGame:
         """A new game and its table (``settings``: the host's, or only a call timer). With
-        more than one person at it, it starts in the waiting room (server/presence.py);
+        more than one person at it, it starts in the waiting room (server/table/presence.py);
         with 3 or 4 players, each person passes unless a claim helps their plan."""
         if len(seats) != rules.players:
             raise TwinRackError("bad_seats", f"{rules.players} players need {rules.players} "

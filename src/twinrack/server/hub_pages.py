@@ -16,7 +16,7 @@ from twinrack.server.db import Database
 from twinrack.server.models import ActionRow, CardRow, GameRow, SeatRow
 
 if TYPE_CHECKING:
-    from twinrack.server.table import LiveTable
+    from twinrack.server.table.live import LiveTable
 
 #: a table in play is listed in the lobby when a move was made in the last this many minutes
 LIVE_MINUTES = 10

@@ -120,7 +120,7 @@ def legal_for(source: str, name: str, state: GameState,
     """The legal actions of ``seats`` as protocol objects, with what each claim would do
     (trying a claim replays the window on a copy of the game: too slow for the event
     loop in a big game)."""
-    from twinrack.server.wire import legal_objects
+    from twinrack.server.table.wire import legal_objects
 
     attach(state, card_of(source, name))
     return {seat: legal_objects(state, seat) for seat in seats}
@@ -177,7 +177,7 @@ def replay_frames(source: str, name: str, rec: dict[str, Any],
     """Every step of a finished game with every seat's view, for the replay page: the
     action (its text form and in words) and the log lines it caused (every hand shown)."""
     from twinrack.narration import LABELS, narrate_action, still_declaring
-    from twinrack.server.wire import lines_of
+    from twinrack.server.table.wire import lines_of
 
     card = card_of(source, name)
     rules = RuleSet.from_dict(rec["rules"])

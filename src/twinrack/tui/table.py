@@ -64,7 +64,7 @@ class Preview:
 
 class TerminalTable:
     """A game at the terminal between the player (``seat``) and bots on every other seat
-    (not the web table of :mod:`twinrack.server.table`)."""
+    (not the web table of :mod:`twinrack.server.table.live`)."""
 
     def __init__(self, rules: RuleSet, *, seed: int, card: Card | None = None,
                  bot: str | None = None, seat: int = 0,

@@ -14,7 +14,7 @@ accounts_app = typer.Typer(no_args_is_help=True, help="Players' accounts (the op
 def operator_database(database_url_option: str | None) -> str:
     """The database an operator's command works on (``--database-url``, else
     TWINRACK_DATABASE_URL, else the default file), checked to be reachable."""
-    from twinrack.cli_server import DEFAULT_DB, check_connect, database_url
+    from twinrack.cli.server import DEFAULT_DB, check_connect, database_url
 
     if database_url_option is not None:
         text, option = database_url_option, "--database-url"
@@ -36,7 +36,7 @@ def reset(
         "--base-url", help="the site's address, as players open it")] = "",
 ) -> None:
     """Print a one-time link (valid for an hour) that sets a new password for NAME."""
-    from twinrack.cli_server import _fail
+    from twinrack.cli.server import _fail
     from twinrack.server.accounts.store import Accounts
     from twinrack.server.db import Database
 

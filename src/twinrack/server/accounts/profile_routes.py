@@ -14,7 +14,7 @@ from twinrack.server.accounts.settle import settle, settle_lock
 from twinrack.server.accounts.web import Visitor, VisitorDep, message, page, require
 from twinrack.server.deps import HubDep
 from twinrack.server.hub import Hub
-from twinrack.server.lobby_forms import VARIANT_TEXT
+from twinrack.server.lobby.forms import VARIANT_TEXT
 
 router = APIRouter()
 

@@ -1,4 +1,4 @@
-"""Chat at a table, as the table's own task runs it (server/table.py): a line is checked
+"""Chat at a table, as the table's own task runs it (server/table/live.py): a line is checked
 (server/chat/rules.py), stored, and only then sent, over the table's channel, to those who
 may read it. In a cluster the table's owner does all this, for its sockets and for those
 other workers hold (server/cluster/relay.py), like any other command of the table.
@@ -14,10 +14,10 @@ import logging
 from typing import Any
 
 from twinrack.engine import GameState
-from twinrack.server import wire
 from twinrack.server.chat.rules import ChatRefused, RateWindow, check_text
 from twinrack.server.chat.store import ChatStore
-from twinrack.server.seats import Connection, LiveSeat, TableCommand
+from twinrack.server.table import wire
+from twinrack.server.table.seats import Connection, LiveSeat, TableCommand
 
 log = logging.getLogger("twinrack.chat")
 
@@ -44,7 +44,7 @@ def reaches(conn: Connection, audience: str) -> bool:
 
 
 class TableChat:
-    """The chat part of :class:`~twinrack.server.table.LiveTable`."""
+    """The chat part of :class:`~twinrack.server.table.live.LiveTable`."""
 
     id: str
     state: GameState

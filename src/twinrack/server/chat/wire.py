@@ -8,7 +8,7 @@ from typing import Any
 
 from twinrack.server.chat.rules import MAX_CHARS
 from twinrack.server.guard import MAX_MSG_ID_CHARS, BadMessage
-from twinrack.server.seats import Connection, TableCommand
+from twinrack.server.table.seats import Connection, TableCommand
 
 #: the longest chat text a message may carry before the table looks at it (the table
 #: refuses more than rules.MAX_CHARS once spaces are stripped; this bounds the work)

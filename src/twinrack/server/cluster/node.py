@@ -32,8 +32,8 @@ from twinrack.server.cluster.relay import (
     Socket,
 )
 from twinrack.server.config import Settings
-from twinrack.server.seats import Connection, TableCommand
-from twinrack.server.table import LiveTable
+from twinrack.server.table.live import LiveTable
+from twinrack.server.table.seats import Connection, TableCommand
 
 if TYPE_CHECKING:
     from twinrack.server.hub import Hub

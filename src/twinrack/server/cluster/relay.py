@@ -22,9 +22,9 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import WebSocket
 
-from twinrack.server import wire
-from twinrack.server.seats import Connection, TableCommand
-from twinrack.server.table import LiveTable
+from twinrack.server.table import wire
+from twinrack.server.table.live import LiveTable
+from twinrack.server.table.seats import Connection, TableCommand
 
 if TYPE_CHECKING:
     from twinrack.server.cluster.node import Node

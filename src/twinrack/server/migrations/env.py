@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
-import twinrack.server.desk_models  # noqa: F401  (the desk's tables, on the same Base)
+import twinrack.server.desk.models  # noqa: F401  (the desk's tables, on the same Base)
 from twinrack.server.models import Base
 
 config = context.config

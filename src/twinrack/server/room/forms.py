@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from twinrack.engine import RuleSet
 from twinrack.engine.rules import RulesError, rules_from
-from twinrack.server.lobby_forms import VARIANT_TEXT, NotCreated, checked_name
+from twinrack.server.lobby.forms import VARIANT_TEXT, NotCreated, checked_name
 
 #: the host's wait before the computer takes the seats nobody took (seconds): the default
 #: and the bounds a quick-match form may choose

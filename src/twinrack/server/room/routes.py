@@ -17,8 +17,7 @@ from twinrack.server import accounts
 from twinrack.server.accounts.web import Visitor, VisitorDep, give_browser
 from twinrack.server.deps import HubDep, LimitsDep
 from twinrack.server.hub import Hub, NewSeat
-from twinrack.server.invite_routes import remember_host, remember_seat
-from twinrack.server.lobby_forms import NotCreated, friend_name, variants
+from twinrack.server.lobby.forms import NotCreated, friend_name, variants
 from twinrack.server.room import store
 from twinrack.server.room.forms import (
     MAX_FIELD,
@@ -27,6 +26,7 @@ from twinrack.server.room.forms import (
     WAIT_SECONDS,
     QuickForm,
 )
+from twinrack.server.table.invites import remember_host, remember_seat
 
 router = APIRouter()
 

@@ -1,4 +1,4 @@
-// Who plays each seat (server/presence.py), as notices above the table: the waiting room
+// Who plays each seat (server/table/presence.py), as notices above the table: the waiting room
 // (the host's Start), absent players' countdowns (the host may hand a seat to the computer
 // at once), this seat's turn timer, "pass unless the claim helps my plan" and the rematch
 // offer. Everything shown comes from the state and players messages (docs/protocol.md).

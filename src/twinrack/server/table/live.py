@@ -8,7 +8,7 @@ only then does the copy become the table's game and go out, as a view per seat: 
 else of the game state leaves the server, and nothing is shown that is not stored.
 
 Who plays each seat and when (the waiting room, absent players, the turn timer, "pass
-unless the claim helps my plan") is :mod:`twinrack.server.presence`'s.
+unless the claim helps my plan") is :mod:`twinrack.server.table.presence`'s.
 
 When storing fails the table pauses: its players are told it waits for storage, their
 commands are refused as retryable, and the table retries with backoff until the database
@@ -41,12 +41,13 @@ from twinrack.engine import (
 )
 from twinrack.engine.actions import decisions
 from twinrack.errors import IllegalActionError, TwinRackError
-from twinrack.server import jobs, wire
+from twinrack.server import jobs
 from twinrack.server.chat.table_chat import TableChat
-from twinrack.server.encoding import Encoder
-from twinrack.server.presence import HOST, KeepSettings, Presence
-from twinrack.server.seats import Connection, LiveSeat, Mailbox, TableCommand, TableSettings
-from twinrack.server.table_advice import Advice
+from twinrack.server.table import wire
+from twinrack.server.table.advice import Advice
+from twinrack.server.table.encoding import Encoder
+from twinrack.server.table.presence import HOST, KeepSettings, Presence
+from twinrack.server.table.seats import Connection, LiveSeat, Mailbox, TableCommand, TableSettings
 from twinrack.server.workers import Workers
 from twinrack.server.writer import result_of, row_of
 
@@ -97,7 +98,7 @@ class LiveTable(Presence, Advice, TableChat):
         self.hint_jobs: set[tuple[int, int]] = set()
         #: seat -> (version, its legal actions as protocol objects, encoded), once a version
         self.legal_sent: dict[int, tuple[int, Any]] = {}
-        #: the pieces of state messages encoded once (server/encoding.py)
+        #: the pieces of state messages encoded once (server/table/encoding.py)
         self.encoder = Encoder()
         self.helpers: set[asyncio.Task[Any]] = set()
         self.last_used = time.monotonic()
@@ -483,7 +484,7 @@ class LiveTable(Presence, Advice, TableChat):
     def _schedule(self, announce: bool = True) -> None:
         """After any change: pass for those who may only pass, let bots move, start the
         call timer and the turn timers, wake for absent players (not in the waiting room,
-        nor at a table nobody is at: server/presence.py)."""
+        nor at a table nobody is at: server/table/presence.py)."""
         st = self.state
         if st.over or self.closed or self.paused or self.waiting:
             return

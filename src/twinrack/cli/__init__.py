@@ -330,24 +330,24 @@ def away_two(cc: CompiledCard, held: list[int], exp1: list[Exposure], exp2: list
         raise typer.Exit(1)
 
 
-from twinrack.cli_desk import register as _register_desk  # noqa: E402
+from twinrack.cli.desk import register as _register_desk  # noqa: E402
 
 _register_desk(app)
 
-from twinrack.cli_game import register as _register_game  # noqa: E402
+from twinrack.cli.game import register as _register_game  # noqa: E402
 
 _register_game(app)
 
 
-from twinrack.cli_server import register as _register_server  # noqa: E402
+from twinrack.cli.server import register as _register_server  # noqa: E402
 
 _register_server(app)
 
-from twinrack.cli_play import register as _register_play  # noqa: E402
+from twinrack.cli.play import register as _register_play  # noqa: E402
 
 _register_play(app)
 
-from twinrack.cli_review import register as _register_review  # noqa: E402
+from twinrack.cli.review import register as _register_review  # noqa: E402
 
 _register_review(app)
 

@@ -12,9 +12,9 @@ from fastapi.responses import HTMLResponse
 
 from twinrack.desk.tournament import GAMES_PER_ROUND, DeskError
 from twinrack.server.deps import DeskDep, Pages, PagesDep, Refused
-from twinrack.server.desk_forms import Prefill, result_prefill
-from twinrack.server.desk_store import DeskStore, StoredTournament, table_key_for
-from twinrack.server.desk_views import (
+from twinrack.server.desk.forms import Prefill, result_prefill
+from twinrack.server.desk.store import DeskStore, StoredTournament, table_key_for
+from twinrack.server.desk.views import (
     director_seen,
     form_choices,
     game_seen,

@@ -31,7 +31,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from twinrack.desk.tournament import Tournament, atomic
 from twinrack.errors import TwinRackError
 from twinrack.server.db import Database
-from twinrack.server.desk_models import TournamentRow
+from twinrack.server.desk.models import TournamentRow
 from twinrack.server.hub import token_hash
 
 

@@ -1,5 +1,5 @@
 """A table's seats, its connections (one per browser tab, or a socket another worker of a
-cluster holds) and the commands its task applies one at a time (server/table.py)."""
+cluster holds) and the commands its task applies one at a time (server/table/live.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from typing import Any, Generic, TypeVar
 from fastapi import WebSocket
 
 from twinrack.engine import Action
-from twinrack.server import wire
+from twinrack.server.table import wire
 
 T = TypeVar("T")
 

@@ -1,5 +1,5 @@
 """The lobby (play the computer, or set up a table: rules, card, seats) and "my games"; the
-pages of a created table's invite links are in :mod:`twinrack.server.invite_routes`."""
+pages of a created table's invite links are in :mod:`twinrack.server.table.invites`."""
 
 from __future__ import annotations
 
@@ -15,8 +15,7 @@ from twinrack.errors import CardError
 from twinrack.server import accounts
 from twinrack.server.deps import HubDep, Limits, LimitsDep, OwnerDep, Pages, PagesDep
 from twinrack.server.hub import Hub
-from twinrack.server.invite_routes import remember_host, remember_seat
-from twinrack.server.lobby_forms import (
+from twinrack.server.lobby.forms import (
     CARD_REFUSED,
     DEFAULT_LEVEL,
     MAX_NAME_CHARS,
@@ -26,6 +25,7 @@ from twinrack.server.lobby_forms import (
     levels,
     variants,
 )
+from twinrack.server.table.invites import remember_host, remember_seat
 from twinrack.server.workers import JobFailed
 
 #: the heading of a refusal for being too quick

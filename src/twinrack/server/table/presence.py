@@ -1,6 +1,6 @@
 """Who plays each seat of a live table, and when: tables nobody can block (issue 26).
 
-The rules, each kept by the table's task (server/table.py), every change of a stored fact
+The rules, each kept by the table's task (server/table/live.py), every change of a stored fact
 written first (docs/architecture.md, step 4):
 
 - **The waiting room.** A table with invited friends is created waiting: the tiles are
@@ -42,7 +42,7 @@ from typing import Any
 
 from twinrack.engine import GameState, legal_actions
 from twinrack.engine.actions import decisions
-from twinrack.server.seats import LiveSeat, TableCommand, TableSettings
+from twinrack.server.table.seats import LiveSeat, TableCommand, TableSettings
 
 log = logging.getLogger("twinrack.table")
 
@@ -58,7 +58,7 @@ TIMED_OUT_TURNS = 3
 
 
 class Presence:
-    """The part of :class:`~twinrack.server.table.LiveTable` that decides who plays each
+    """The part of :class:`~twinrack.server.table.live.LiveTable` that decides who plays each
     seat: the waiting room, absent seats and the computer playing for them, the turn
     timer, and "pass unless the claim helps my plan" (see the module's docstring)."""
 
@@ -77,7 +77,7 @@ class Presence:
     #: (seat's version, seat) -> its hints (None: they failed)
     hint_cache: dict[tuple[int, int], dict[str, Any] | None]
 
-    # the table's own (server/table.py)
+    # the table's own (server/table/live.py)
     _later: Callable[..., None]
     _schedule: Callable[..., None]
     _announce: Callable[[], None]

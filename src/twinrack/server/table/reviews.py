@@ -11,7 +11,7 @@ from typing import Any
 from twinrack.engine.record import record_for
 from twinrack.server import jobs
 from twinrack.server.config import Settings
-from twinrack.server.table import LiveTable
+from twinrack.server.table.live import LiveTable
 from twinrack.server.workers import Workers
 
 #: reviews of finished games kept (one per game and seat)

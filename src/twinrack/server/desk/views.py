@@ -17,8 +17,8 @@ from twinrack.desk.keeper import DEAD_CAUSES, SHEET_PENALTIES
 from twinrack.desk.movement import Movement, best_moves, plan_check
 from twinrack.desk.tournament import DeskError, GameEntry, Round, Tournament
 from twinrack.engine.american import PENALTIES
-from twinrack.server.desk_forms import PENALTY_ROWS, SHEET_LINES
-from twinrack.server.desk_store import StoredTournament
+from twinrack.server.desk.forms import PENALTY_ROWS, SHEET_LINES
+from twinrack.server.desk.store import StoredTournament
 
 
 def _digest(obj: Any) -> str:

@@ -18,8 +18,8 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from twinrack.server.deps import HubDep, OwnerDep, Pages, PagesDep, https
 from twinrack.server.hub import Hub
-from twinrack.server.lobby_forms import MAX_NAME_CHARS, NotCreated, checked_name, friend_name
-from twinrack.server.table import LiveTable
+from twinrack.server.lobby.forms import MAX_NAME_CHARS, NotCreated, checked_name, friend_name
+from twinrack.server.table.live import LiveTable
 
 router = APIRouter()
 

@@ -12,14 +12,15 @@ from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Resp
 
 from twinrack.card.sheet import sheet
 from twinrack.errors import TwinRackError
-from twinrack.server import accounts, wire
+from twinrack.server import accounts
 from twinrack.server.chat.identity import sender_of
 from twinrack.server.chat.wire import chat_command
 from twinrack.server.deps import HubDep, LimitsDep, OwnerDep, PagesDep, Refused
 from twinrack.server.guard import BadMessage, check_action, check_seat, read_message
-from twinrack.server.invite_routes import MAX_TOKEN_CHARS, remember_seat, seat_cookie
-from twinrack.server.seats import Connection, TableCommand
-from twinrack.server.table import LiveTable
+from twinrack.server.table import wire
+from twinrack.server.table.invites import MAX_TOKEN_CHARS, remember_seat, seat_cookie
+from twinrack.server.table.live import LiveTable
+from twinrack.server.table.seats import Connection, TableCommand
 from twinrack.server.workers import JobFailed
 
 log = logging.getLogger("twinrack.server")

@@ -11,7 +11,7 @@ time; here each is encoded to JSON once and put into the message as an
 
 What goes out is unchanged: :meth:`Encoder.view` encodes exactly as
 ``View.to_dict()`` (tests/server/test_encoding.py compares them over whole games of every
-variant), and :func:`legal_json` exactly as :func:`twinrack.server.wire.legal_objects`.
+variant), and :func:`legal_json` exactly as :func:`twinrack.server.table.wire.legal_objects`.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from twinrack.engine import (
 )
 from twinrack.engine.advice import kills_rack
 from twinrack.engine.view import RackView, SeatView, View, rack_dict, seat_dict
-from twinrack.server import wire
+from twinrack.server.table import wire
 from twinrack.tiles import CANONICAL, format_tiles
 
 Fragment = orjson.Fragment
@@ -221,7 +221,7 @@ def _object_json(state: GameState, a: Action, advice: bool) -> bytes:
 
 
 def legal_json(state: GameState, seat: int, advice: bool = True) -> Fragment:
-    """:func:`twinrack.server.wire.legal_objects` encoded: the objects of discards, moves
+    """:func:`twinrack.server.table.wire.legal_objects` encoded: the objects of discards, moves
     and passes (most of the list) are encoded once for all versions and tables, and found
     by the action's identity (the engine makes each of them once)."""
     actions = legal_actions(state, seat)

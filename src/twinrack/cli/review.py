@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from twinrack.bots.review import SEARCHED, SIMULATIONS, Review, ReviewError, review
-from twinrack.cli_game import _card, _fail, _load_record
+from twinrack.cli.game import _card, _fail, _load_record
 
 
 def review_command(

@@ -1,7 +1,7 @@
 """What a live table works out in the worker pool for the seats to decide (a mixin of
-:class:`~twinrack.server.table.LiveTable`): the legal actions of an Imperial claim window
+:class:`~twinrack.server.table.live.LiveTable`): the legal actions of an Imperial claim window
 with what each claim would do, and each seat's hints, which "pass unless the claim helps
-my plan" reads too (server/presence.py)."""
+my plan" reads too (server/table/presence.py)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,10 @@ from typing import Any
 from twinrack.card.model import Card
 from twinrack.engine import GameState, legal_actions, view
 from twinrack.errors import TwinRackError
-from twinrack.server import jobs, wire
-from twinrack.server.encoding import legal_json, objects_json
-from twinrack.server.seats import Connection
+from twinrack.server import jobs
+from twinrack.server.table import wire
+from twinrack.server.table.encoding import legal_json, objects_json
+from twinrack.server.table.seats import Connection
 from twinrack.server.workers import Workers
 
 log = logging.getLogger("twinrack.table")

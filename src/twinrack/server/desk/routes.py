@@ -28,7 +28,7 @@ from twinrack.desk.export import (
 from twinrack.desk.tournament import DeskError, GameEntry, Tournament
 from twinrack.errors import TwinRackError
 from twinrack.server.deps import DeskDep, PagesDep
-from twinrack.server.desk_forms import (
+from twinrack.server.desk.forms import (
     MAX_NAME_LENGTH,
     MAX_NAMES,
     MAX_REASON_LENGTH,
@@ -42,9 +42,9 @@ from twinrack.server.desk_forms import (
     sheet_result,
     whole_number,
 )
-from twinrack.server.desk_pages import DeskPagesDep
-from twinrack.server.desk_store import DeskCommand, DeskStore, FormCheck, StaleForm
-from twinrack.server.desk_views import (
+from twinrack.server.desk.pages import DeskPagesDep
+from twinrack.server.desk.store import DeskCommand, DeskStore, FormCheck, StaleForm
+from twinrack.server.desk.views import (
     director_done,
     director_seen,
     game_seen,
