@@ -226,6 +226,8 @@ class LiveTable(Presence, Advice, TableChat):
             assert cmd.action is not None
             if await self._apply(cmd.action, by=cmd.by, msg_id=None):
                 self.rngs[cmd.seat].setstate(cmd.rng_state)
+                if cmd.by == "timer":
+                    self._timed_move_made(cmd.seat)
         elif cmd.kind == "timer":
             await self._timer(cmd)
         elif cmd.kind == "wake":

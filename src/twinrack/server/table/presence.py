@@ -277,6 +277,13 @@ class Presence:
         self._broadcast_players()
         self._schedule()
 
+    def _timed_move_made(self, seat: int) -> None:
+        """The computer made a move the turn timer asked for (from the table's bot move):
+        after the third in a row, it takes the seat. Waiting for the move itself keeps the
+        order a player sees: three timed moves, then the hand-over."""
+        if self.seats[seat].timed_out >= TIMED_OUT_TURNS:
+            self._later(0, TableCommand("idle", seat=seat))
+
     def _moved_by_person(self, seat: int) -> None:
         """A person made a move of their own (from the table's human action)."""
         s = self.seats[seat]
@@ -354,8 +361,6 @@ class Presence:
         s = self.seats[seat]
         s.timed_out += 1
         log.info("table %s: the turn timer plays for seat %d", self.id, seat)
-        if s.timed_out >= TIMED_OUT_TURNS:
-            self._later(0, TableCommand("idle", seat=seat))
         self._later(0, TableCommand("bot", seat=seat, version=st.seen_version(seat),
                                     by="timer"), key=f"timerbot{seat}")
 
