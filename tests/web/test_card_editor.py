@@ -32,6 +32,16 @@ def line(page: Any, n: int) -> Any:
     return page.locator(f"ol.lines li[data-line='{n}']")
 
 
+def shown(page: Any, n: int, locator: Any) -> None:
+    """Wait for ``locator``; if it never shows, fail with what line ``n`` and the status
+    said instead (a bare timeout says nothing of what the page showed)."""
+    try:
+        locator.wait_for(timeout=20_000)
+    except Exception:  # Playwright's TimeoutError
+        raise AssertionError(f"line {n} shows {line(page, n).inner_text()!r}; the status "
+                             f"says {page.inner_text('.status')!r}") from None
+
+
 def card_check(path: Path) -> subprocess.CompletedProcess[str]:
     """``twinrack card check`` on a file, as a player would run it."""
     return subprocess.run([sys.executable, "-c", "from twinrack.cli import main; main()",
@@ -64,7 +74,7 @@ def test_a_card_built_by_clicks_is_saved_and_played(server: str, browser: Any,
     click(page, "North", "North", "North", "North", SPACE, "1")
     # (while the line was only "NNNN" it was marked there, for having 4 tiles of 14)
     problem = line(page, 2).locator(".problem")
-    problem.filter(has_text="1 needs a suit letter a, b or c").wait_for()
+    shown(page, 2, problem.filter(has_text="1 needs a suit letter a, b or c"))
     assert problem.inner_text() == "1 needs a suit letter a, b or c"
     assert line(page, 2).locator("mark.bad-token").inner_text() == "1"
     assert page.locator("#line-preview mark.bad-token").inner_text() == "1"
@@ -217,6 +227,31 @@ def test_counts_are_singular_for_one(server: str, browser: Any) -> None:
     page.keyboard.type("FF 2222a 4444b 6666c")
     page.locator(".status.good").filter(has_text="2 lines, 7 ways: the card is good.").wait_for()
     errors.check()
+    page.close()
+
+
+def test_a_busy_server_is_asked_again_and_the_card_is_checked(server: str,
+                                                             browser: Any) -> None:
+    """A check the server answers "busy" (503) is not the card's fault: the page says it
+    checks again, and does, instead of showing that error until the next edit."""
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    busy = {"left": 2}
+
+    def answer(route: Any) -> None:
+        if busy["left"] > 0:
+            busy["left"] -= 1
+            route.fulfill(status=503, content_type="application/json",
+                          body=json.dumps({"error": "the server is busy"}))
+        else:
+            route.continue_()
+
+    page.route("**/api/cards/check", answer)
+    page.goto(f"{server}/cards")
+    page.get_by_label("Section", exact=True).fill("Winds and dragons")
+    page.get_by_role("textbox", name="Pattern").fill("NNNN EEEE WWW SSS")
+    page.locator(".status.bad").filter(has_text="checking again in a moment").wait_for()
+    page.locator(".status.good").filter(has_text="1 line, 1 way: the card is good.").wait_for()
+    assert busy["left"] == 0
     page.close()
 
 

@@ -196,21 +196,39 @@ function LineForm({ index, hand, sections, summary, problems, onInput, onKey, on
 
 // ---------------------------------------------------------------------- the page
 
+/** Answers that say "not now" rather than "not this card": the check is tried again. */
+const BUSY = [0, 429, 502, 503, 504];
+const RETRY_MS = 2000;
+
 function useChecks(card) {
   const [result, setResult] = useState(null);
   const seq = useRef(0);
   useEffect(() => {
     const mine = ++seq.current;
-    const t = setTimeout(async () => {
+    let t;
+    const run = async () => {
       const { text, where } = toToml(card);
-      const { status, data } = await post("/api/cards/check", { source: text });
+      let answer;
+      try {
+        answer = await post("/api/cards/check", { source: text });
+      } catch (err) {
+        answer = { status: 0, data: { error: "the server could not be reached" } };
+      }
+      const { status, data } = answer;
       if (mine !== seq.current) return;
-      if (status !== 200) {
-        setResult({ error: data.error || `the server answered ${status}` });
+      if (status === 200) {
+        setResult({ ...data, placed: placeProblems(data.problems, where, card) });
         return;
       }
-      setResult({ ...data, placed: placeProblems(data.problems, where, card) });
-    }, 250);
+      const error = data.error || `the server answered ${status}`;
+      if (!BUSY.includes(status)) {
+        setResult({ error });
+        return;
+      }
+      setResult({ error: `${error}: checking again in a moment` });
+      t = setTimeout(run, RETRY_MS);
+    };
+    t = setTimeout(run, 250);
     return () => clearTimeout(t);
   }, [card]);
   return result;
