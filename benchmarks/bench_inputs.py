@@ -6,10 +6,12 @@ A real server (its own SQLite file on 127.0.0.1, the expert computer at every ot
 the bots' pacing delay set to --bot-delay) and Debian's chromium. The player uses the
 keyboard only and follows the hint: the numbered key of the hint's choice, C for a claim
 it recommends, P for a pass, D for its discard (G first when D would not take it).
-Claim windows the page passes by itself (Always ask: off) cost nothing. An own turn is a
-turn on which the seat discards or declares Mah Jongg. The computer's answer is the time
-from an input until the page is ready for the next one (the other seats' moves and the
-server's work, bot delay included); the hint's time is from then until the hint shows.
+Claim windows the page passes by itself cost nothing: with "Always ask" off, and with
+"pass unless the claim helps" (3-4 players) when the page says it will pass for the seat.
+An own turn is a turn on which the seat discards or declares Mah Jongg. The computer's
+answer is the time from an input until the page is ready for the next one (the other seats'
+moves and the server's work, bot delay included); the hint's time is from then until the
+hint shows.
 
     python benchmarks/bench_inputs.py --turns 20
 """
@@ -53,6 +55,8 @@ def _keys_for(page: Any) -> list[str]:
     if best.count():
         return [best.first.get_attribute("aria-keyshortcuts") or "1"]
     phase = page.get_attribute("#table-app", "data-phase")
+    if phase == "window" and page.locator("#claim-check").count():
+        return []  # "pass unless the claim helps" passes for the seat when the time is up
     if phase in ("window", "declare"):
         claims = page.locator(".claim-btn[data-best='true']")
         return ["c"] if claims.count() else ["p"]
@@ -66,6 +70,7 @@ HINTED = ".hand-tile[data-suggested='true']"
 def play(page: Any, turns: int, hint_wait: float) -> dict[str, Any]:
     """Follow the hint for ``turns`` own turns (or to the end); the counts and times."""
     presses = own = discards = discard_presses = 0
+    kinds: dict[str, int] = {}
     answers: list[float] = []
     hints: list[float] = []
     while own < turns:
@@ -87,16 +92,19 @@ def play(page: Any, turns: int, hint_wait: float) -> dict[str, Any]:
         for k in keys:
             page.keyboard.press(k)
         presses += len(keys)
-        if phase == "turn" and (keys[-1] == "d" or mahjongg):
+        kind = f"{phase} {'+'.join(keys) or 'none (passed for the seat)'}"
+        kinds[kind] = kinds.get(kind, 0) + 1
+        if phase == "turn" and keys and (keys[-1] == "d" or mahjongg):
             own += 1
-        if phase == "turn" and keys[-1] == "d":
+        if phase == "turn" and keys and keys[-1] == "d":
             discards += 1
             discard_presses += len(keys)
         page.wait_for_function("v => { const a = document.getElementById('table-app'); "
                                "return a.dataset.version !== v || a.dataset.phase === 'over'; }",
                                arg=version, timeout=60_000)
     return {"own": own, "presses": presses, "discards": discards,
-            "discard_presses": discard_presses, "answers": answers[1:], "hints": hints}
+            "discard_presses": discard_presses, "kinds": kinds, "answers": answers[1:],
+            "hints": hints}
 
 
 def _ms(xs: list[float]) -> str:
@@ -126,6 +134,8 @@ def main() -> None:
                   f"{per_turn:.2f} per own turn; {per_discard:.2f} key presses per discard "
                   f"({r['discards']} discards); computer's answer {_ms(r['answers'])}; "
                   f"hint {_ms(r['hints'])}", flush=True)
+            spent = ", ".join(f"{k}: {n}" for k, n in sorted(r["kinds"].items()))
+            print(f"  inputs by phase and keys: {spent}", flush=True)
             page.context.close()
         browser.close()
 
