@@ -137,7 +137,8 @@ def test_the_advice_is_the_same_whatever_the_arrangement() -> None:
 def test_a_discard_that_may_feed_an_exposed_hand_is_warned_of_from_what_is_shown() -> None:
     """Seat 1 shows 2B 2B 2B and 4B 4B 4B on rack 1: the lines those two exposures fit
     (2468-5 wants 6 Bam) make a 6 Bam discard a risk; the warning names the seat, its
-    rack and the line, and the hinted discard's reason carries the warning it has."""
+    rack and the line, and the hinted discard's reason carries the warning it has, the seat
+    named by its wind (West, across a two-seat table) as everywhere else."""
     from tests.engine.helpers import R, play, rig
 
     game = rig(R(), hands=["2B 4B 6B 8B 8B", "2B 2B 4B 4B"], picks="N N E",
@@ -157,4 +158,4 @@ def test_a_discard_that_may_feed_an_exposed_hand_is_warned_of_from_what_is_shown
     assert h.discard is not None and "{who}" not in h.discard.reason
     if h.discard.tile in by_tile:
         assert h.discard.reason.endswith(by_tile[h.discard.tile]["text"].removesuffix(".")
-                                         .replace("{who}", "seat 2"))
+                                         .replace("{who}", "West"))

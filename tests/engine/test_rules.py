@@ -102,3 +102,13 @@ def test_the_error_crosses_process_boundaries_whole() -> None:
     assert (type(err), err.code, err.option, err.message) == (
         RulesError, "unknown_revision", "revision",
         "unknown revision '2020' (expected 2024 or 2019)")
+
+
+def test_seats_are_named_by_their_winds_and_two_seats_sit_across() -> None:
+    from twinrack.engine.rules import seat_wind
+
+    assert [seat_wind(s, 2) for s in range(2)] == ["East", "West"]
+    assert [seat_wind(s, 3) for s in range(3)] == ["East", "South", "West"]
+    assert [seat_wind(s, 4) for s in range(4)] == ["East", "South", "West", "North"]
+    with pytest.raises(ValueError, match="seat 3 is not one of a 3-seat table's"):
+        seat_wind(3, 3)

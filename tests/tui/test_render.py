@@ -168,8 +168,10 @@ def test_hints_panel_reads_the_hints_dictionary() -> None:
              warnings=[{"tile": "N", "seat": 1, "text": "Careful: N may help {who}."},
                        {"tile": "8C", "seat": 1, "text": "not this one"}])
     lines = render.hints_text(h).plain.split("\n")
+    # the seat is named by its wind, as on the table and the desk (West across two seats)
     assert lines[1:4] == ["Best plan: 2468-3.", "Coach: Claim 8 Crak.",
-                          "Careful: N may help seat 2."]
+                          "Careful: N may help West."]
+    assert "Careful: N may help South." in render.hints_text(h, players=4).plain
     assert "not this one" not in render.hints_text(h).plain
 
 

@@ -14,13 +14,14 @@ from twinrack.bots.plans import Planner
 from twinrack.bots.seen import Position
 from twinrack.bots.shares import SharedPlan, split_tiles
 from twinrack.engine import Exchange
+from twinrack.engine.rules import seat_wind
 from twinrack.narration import tile_label
 from twinrack.tiles import JOKER
 
 
 def discard_reason(pl: Planner, seat: Position, advice: Advice, tile: int, before: int,
                    after: SharedPlan | None, left: Sequence[int],
-                   warnings: Sequence[FeedWarning]) -> str:
+                   warnings: Sequence[FeedWarning], players: int) -> str:
     """One line saying why ``tile`` can go, in the words of the plan shown, then what the
     player should know besides: a Mah Jongg kept concealed, an opponent it may feed."""
     text = _why_discard(pl, seat, tile, before, after, left)
@@ -30,9 +31,9 @@ def discard_reason(pl: Planner, seat: Position, advice: Advice, tile: int, befor
         text += (f". You could declare Mah Jongg now ({c.line}, {c.points} points), but "
                  "kept concealed it can still grow, into a Double Mah Jongg or a dearer "
                  "line, while the wall is long")
-    if warnings:  # named by seat here: this text is read as it is (the web, the terminal)
+    if warnings:  # named by wind here: this text is read as it is (the web, the terminal)
         w = warnings[0]
-        text += f". {w.text.removesuffix('.').replace('{who}', f'seat {w.seat + 1}')}"
+        text += f". {w.text.removesuffix('.').replace('{who}', seat_wind(w.seat, players))}"
     return text
 
 

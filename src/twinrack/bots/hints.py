@@ -382,7 +382,7 @@ def hints(view: View, card: Card, top: int = 3, legal: Sequence[Action] = (),
         before = plans_for(s.pl, s.seat.free, s.racks, 1)
         discard = DiscardHint(CANONICAL[tile], discard_reason(
             s.pl, s.seat, advice, tile, before[0].away if before else IMPOSSIBLE, plan,
-            s.left, [w for w in warnings if w.tile == tile]))
+            s.left, [w for w in warnings if w.tile == tile], s.view.players))
     mahjongg = _mahjongg(s, advice) if advice is not None else None
     claim = _claim_hint(s, advice, plan) if advice is not None and mahjongg is None else None
     action = _action(advice, discard, claim, mahjongg)

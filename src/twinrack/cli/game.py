@@ -22,11 +22,9 @@ from twinrack.bots.arena import GameResult, Setup
 from twinrack.card import Card, kernel, load_card
 from twinrack.engine import GameState, RulesError, RuleSet, new_game, score, settlement
 from twinrack.engine.record import FORMAT, RecordError, replay, verify
-from twinrack.engine.rules import rules_from
+from twinrack.engine.rules import rules_from, seat_wind
 from twinrack.errors import CardError, TwinRackError
 from twinrack.narration import narrate
-
-WINDS = ("East", "South", "West", "North")
 
 
 def _fail(message: str, code: int = 2) -> NoReturn:
@@ -94,8 +92,7 @@ def outcome_line(result: dict[str, Any]) -> str:
 def _seat(s: int | None, players: int) -> str:
     if s is None:
         return "?"
-    return f"{WINDS[s] if players == 4 or s == 0 else 'seat ' + str(s)} ({s})" \
-        if players != 2 else ("East (0)" if s == 0 else "opponent (1)")
+    return f"{seat_wind(s, players)} ({s})"
 
 
 # ---------------------------------------------------------------------------- commands

@@ -22,6 +22,9 @@ LAST_DISCARD = ("mahjongg", "any")
 WALL_DEAD = ("any", "all")
 #: how the American game is scored: the League's payments, or the tournament sheet
 AMERICAN_SCORING = ("nmjl", "tournament")
+#: the winds of the seats in turn; two players sit across the table, East and West
+WINDS = ("East", "South", "West", "North")
+TWO_SEAT_WINDS = ("East", "West")
 #: a value of the wrong kind gets the code of its option
 _CODE_OF = {"variant": "unknown_variant", "players": "bad_player_count",
             "revision": "unknown_revision"}
@@ -239,3 +242,12 @@ def _check_kind(name: str, value: Any) -> None:
 
 
 _DEFAULTS: dict[str, Any] = {f.name: f.default for f in fields(RuleSet)}
+
+
+def seat_wind(seat: int, players: int) -> str:
+    """The wind a seat is named by (counted from 0): East, South, West, North in turn, and
+    East and West at a two-seat table. Every surface names seats this way."""
+    winds = TWO_SEAT_WINDS if players == 2 else WINDS[:players]
+    if not 0 <= seat < len(winds):
+        raise ValueError(f"seat {seat} is not one of a {players}-seat table's")
+    return winds[seat]

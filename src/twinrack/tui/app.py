@@ -385,7 +385,7 @@ class Board(CharlestonKeys, EndOfGame, Screen[None]):
 
     def _hints_text(self) -> Text:
         found, note = self._hints()
-        return render.hints_text(found, note)
+        return render.hints_text(found, note, self.table.rules.players)
 
     # ------------------------------------------------------------------ choices
 

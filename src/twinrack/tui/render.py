@@ -30,6 +30,7 @@ from twinrack.engine.actions import (
     Withdraw,
 )
 from twinrack.engine.events import MahJonggDeclared
+from twinrack.engine.rules import seat_wind
 from twinrack.engine.scoring import Score
 from twinrack.engine.view import RackView, SeatView, View
 from twinrack.narration import CLAIM_WORDS, end_words, owner_words
@@ -38,8 +39,6 @@ from twinrack.tiles import CANONICAL, FLOWER, JOKER, format_tiles
 
 SUIT_STYLES = ("green", "red", "bright_blue")  # Bams, Craks, Dots
 HONOUR_STYLES = {"R": "bold red", "G": "bold green", "0": "bold white"}
-WIND_OF_SEAT = ("East", "South", "West", "North")
-SIAMESE_WINDS = ("East", "West")  # two players sit across: the web table and the desk agree
 
 
 # ---------------------------------------------------------------------------- tiles
@@ -139,9 +138,8 @@ def public_rack(rack: RackView, number: int) -> Text:
 def seat_words(seat: int, players: int) -> str:
     """``East, seat 0``; a Siamese table's two seats are East and West (as on the web
     table and the desk), a larger table's East, South, West, North in turn."""
-    winds = SIAMESE_WINDS if players == 2 else WIND_OF_SEAT
-    if 0 <= seat < len(winds):
-        return f"{winds[seat]}, seat {seat}"
+    if 0 <= seat < max(players, 2):
+        return f"{seat_wind(seat, players)}, seat {seat}"
     return f"seat {seat}"
 
 
@@ -337,7 +335,7 @@ def _points(x: Fraction) -> str:
 # ---------------------------------------------------------------------------- hints
 
 
-def _coach_lines(out: Text, h: dict[str, Any]) -> None:
+def _coach_lines(out: Text, h: dict[str, Any], players: int) -> None:
     """What the coach does now (the web table's words): the summary, a choice that is not
     the discard (a Mah Jongg, a claim, an exchange, an exposure), the warnings of the
     suggested discard."""
@@ -350,11 +348,11 @@ def _coach_lines(out: Text, h: dict[str, Any]) -> None:
     tile = (h.get("discard") or {}).get("tile")
     for w in h.get("warnings") or []:
         if w.get("tile") == tile:
-            who = f"seat {int(w.get('seat', 0)) + 1}"
+            who = seat_wind(int(w.get("seat", 0)), players)
             out.append(f"{str(w.get('text', '')).replace('{who}', who)}\n", style="red")
 
 
-def hints_text(h: dict[str, Any] | None, note: str = "") -> Text:
+def hints_text(h: dict[str, Any] | None, note: str = "", players: int = 2) -> Text:
     """The hints panel, from ``Hints.to_dict()``: the nearest lines per rack (tiles away,
     what they need and how many of each are unseen), a discard to consider, plans."""
     out = Text("Hints", style="bold underline")
@@ -363,7 +361,7 @@ def hints_text(h: dict[str, Any] | None, note: str = "") -> Text:
         out.append(note + "\n", style="dim")
     if not h:
         return out
-    _coach_lines(out, h)
+    _coach_lines(out, h, players)
     for rack in h.get("racks", []):
         out.append(f"Rack {rack.get('rack')}\n", style="bold")
         for line in rack.get("lines", []):

@@ -16,6 +16,7 @@ from typing import Annotated
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
+from twinrack.engine.rules import seat_wind
 from twinrack.server.deps import HubDep, OwnerDep, Pages, PagesDep, https
 from twinrack.server.hub import Hub
 from twinrack.server.lobby.forms import MAX_NAME_CHARS, NotCreated, checked_name, friend_name
@@ -120,14 +121,6 @@ async def join(request: Request, game_id: str, hub: HubDep, page: PagesDep,
                             "" if name == friend_name(seat) else name, [])
 
 
-#: the winds of the seats, as the table and the desk name them (two seats: East and West)
-WINDS = ("East", "South", "West", "North")
-
-
-def wind(seat: int, players: int) -> str:
-    return ("East", "West")[seat] if players == 2 else WINDS[seat]
-
-
 async def _join_page(hub: Hub, page: Pages, table: LiveTable, seat: int, token: str,
                      name: str, errors: list[str]) -> HTMLResponse:
     """The invited friend's page: the table's variant, rules and card, who plays, whether
@@ -141,7 +134,7 @@ async def _join_page(hub: Hub, page: Pages, table: LiveTable, seat: int, token: 
                 seat=seat, chosen=name, placeholder=friend_name(seat), others=others,
                 errors=errors, max_name=MAX_NAME_CHARS, variant=rules.variant.title(),
                 players=rules.players, revision=rules.revision, card=table.card.name,
-                started=started, wind=wind(seat, rules.players),
+                started=started, wind=seat_wind(seat, rules.players),
                 grace=table.settings.grace_seconds, turn=table.settings.turn_seconds)
 
 
