@@ -9,10 +9,10 @@ The script starts the real server itself (``python -m twinrack.server.app`` on 1
 free port, a temporary SQLite file) and stops it at the end. It drives Debian's chromium
 (/usr/bin/chromium) with Playwright and never downloads a browser.
 
-To show a game under way without clicking through it, the player's page is closed: with no
-grace period the server's stand-in bot plays the seat (docs/protocol.md, "Seats and
-bots") while a spectator's page counts the moves, and the picture is taken when the
-player's page is opened again, which takes the seat back.
+To show a game under way, the player plays it on its own page with the page's keys,
+following the hint (its marked choice, C or P in a claim window, G then D for its discard);
+the computer plays the other seats. (A table whose only person has closed the page stands
+still, so closing it and letting the computer play on does not work.)
 """
 
 from __future__ import annotations
@@ -124,30 +124,59 @@ class Studio:
 
     def played_to(self, ctx: Any, game_id: str, moves: int) -> Any:
         """The player's page of that table once the game has gone ``moves`` moves on (or is
-        over): the stand-in bot plays the seat while its page is closed."""
+        over). The player follows the hint with the page's own keys, as a newcomer might (a
+        table whose only person has left stands still, so nobody plays it for them)."""
         page = ctx.new_page()
         page.goto(f"{self.base}/t/{game_id}")
         page.wait_for_selector("#table-app")
-        start = int(page.get_attribute("#table-app", "data-version") or 0)
-        page.close()
-        watcher_ctx = self.browser.new_context(viewport=DESKTOP)
-        watcher = watcher_ctx.new_page()
-        watcher.goto(f"{self.base}/t/{game_id}")
-        watcher.wait_for_function(
-            """n => { const a = document.getElementById('table-app');
-                      return a && (Number(a.dataset.version) >= n
-                                   || a.dataset.phase === 'over'); }""",
-            arg=start + moves, timeout=GAME_SECONDS * 1000)
-        watcher_ctx.close()
-        page = ctx.new_page()
-        page.goto(f"{self.base}/t/{game_id}")
-        try:  # the seat's own turn, or the end, makes the clearest picture
-            page.wait_for_selector("#table-app[data-ready='true'], "
-                                   "#table-app[data-phase='over']", timeout=30_000)
-        except PlaywrightTimeout:  # a picture of whatever is on the table will do
-            page.wait_for_selector("#table-app")
+        goal = int(page.get_attribute("#table-app", "data-version") or 0) + moves
+        deadline = time.monotonic() + GAME_SECONDS
+        while True:
+            if time.monotonic() > deadline:
+                raise ShotError(f"table {game_id} did not reach move {goal} in time")
+            app = page.locator("#table-app")
+            if app.get_attribute("data-phase") == "over" or \
+                    int(app.get_attribute("data-version") or 0) >= goal:
+                break
+            try:
+                page.wait_for_selector(READY, timeout=30_000)
+            except PlaywrightTimeout:
+                continue
+            if page.get_attribute("#table-app", "data-phase") == "over":
+                break
+            follow_the_hint(page)
         page.wait_for_timeout(300)  # let the last update paint
         return page
+
+
+READY = "#table-app[data-ready='true'], #table-app[data-phase='over']"
+
+
+def follow_the_hint(page: Any) -> None:
+    """One decision made with the keys the hint points to (its marked choice, C or P in a
+    claim window, D for its discard); if they do nothing, the first enabled control."""
+    version = page.get_attribute("#table-app", "data-version")
+    with suppress(PlaywrightTimeout):
+        page.wait_for_selector("#hint-now", timeout=10_000)
+    best = page.locator(".choices button.choice[data-best='true']")
+    phase = page.get_attribute("#table-app", "data-phase")
+    if best.count():
+        keys = [best.first.get_attribute("aria-keyshortcuts") or "1"]
+    elif phase == "window" and page.locator("#claim-check").count():
+        keys = []  # the page passes for the seat when the call timer runs out
+    elif phase in ("window", "declare"):
+        keys = ["c"] if page.locator(".claim-btn[data-best='true']").count() else ["p"]
+    else:
+        keys = ["g", "d"]
+    for key in keys:
+        page.keyboard.press(key)
+    changed = """v => { const a = document.getElementById('table-app');
+                        return a.dataset.version !== v || a.dataset.phase === 'over'; }"""
+    try:
+        page.wait_for_function(changed, arg=version, timeout=10_000)
+    except PlaywrightTimeout:
+        page.locator(".controls button:enabled").first.click()
+        page.wait_for_function(changed, arg=version, timeout=30_000)
 
 
 # ---------------------------------------------------------------------- the pictures

@@ -122,6 +122,8 @@ def test_a_whole_game_without_a_pass_click_then_the_end_screen_and_a_rematch(
     ctx, page, errors = open_table(browser, server, DESKTOP)
     gid = game_id(page)
     names = page.locator(".seat-head h2, .seat-head h3").all_inner_texts()
+    # a first game: "How Siamese works" is open (it is closed from the next game on)
+    assert page.locator("details#howto[open]").count() == 1
     assert page.get_attribute("#btn-sound", "aria-pressed") == "false"  # off by default
     page.click("#btn-sound")
     assert page.get_attribute("#btn-sound", "aria-pressed") == "true"
@@ -171,6 +173,9 @@ def test_a_whole_game_without_a_pass_click_then_the_end_screen_and_a_rematch(
     assert new["commitment"] != rec["commitment"]
     assert new["rules"] == rec["rules"]
     assert page.locator(".seat-head h2, .seat-head h3").all_inner_texts() == names
+    # after a first whole game the explanation starts closed (and still opens)
+    page.wait_for_selector("details#howto")
+    assert page.locator("details#howto[open]").count() == 0
     errors.check()
     ctx.close()
 

@@ -6,7 +6,7 @@ import { Choices, choiceKeys } from "./choices.js";
 import { Controls, discardTile } from "./controls.js";
 import { ConfirmKill } from "./dialog.js";
 import { EndPanel, Verdict } from "./ending.js";
-import { Hints, HowItWorks, hintNow } from "./hints.js";
+import { Hints, HowItWorks, useFirstGameOver, hintNow } from "./hints.js";
 import { KeysHelp, useKeys } from "./keys.js";
 import { legalActions } from "./legal.js";
 import { GameLog } from "./log.js";
@@ -171,6 +171,7 @@ export function App({ game, token, worker }) {
   const sound = useSound(f, legal);
   const now = useNow(table.players);
   useKeys(keyCommands(play, f, hints, toggleHints, () => setHelp(true)));
+  useFirstGameOver(!!(f && f.seated && f.over));
   if (!f) return html`<div class="table-app loading"><p class="muted">${connWords(conn)}</p></div>`;
   const ready = f.seated && !f.over && !busy && f.iAnswer && legal.all.length > 0;
   const withdraw = legal.one("withdraw");

@@ -2,7 +2,7 @@
 // first (a Mah Jongg, the discard on offer, the suggested discard), then the best plan rack
 // by rack with what each rack still needs, then other lines and plans. And a short "How
 // Siamese works" for first games.
-import { html } from "/static/vendor/preact-htm.js";
+import { html, useEffect } from "/static/vendor/preact-htm.js";
 import { Tile, TileRow, tileLabel } from "../tiles.js";
 import { LineLink, Linked } from "./card.js";
 
@@ -97,13 +97,20 @@ function seenHowTo() {
   try { return window.localStorage.getItem(HOWTO_KEY) === "seen"; } catch (_e) { return false; }
 }
 
+function rememberHowTo() {
+  try { window.localStorage.setItem(HOWTO_KEY, "seen"); } catch (_e) { /* private mode */ }
+}
+
+/** A game played to its end at a seat: the explanation starts closed from then on. */
+export function useFirstGameOver(seatedOver) {
+  useEffect(() => { if (seatedOver) rememberHowTo(); }, [seatedOver]);
+}
+
 /** One holding, two racks, two Mah Jonggs: open on a first game, closed after. */
 export function HowItWorks({ racks }) {
   const open = !seenHowTo();
   const remember = (e) => {
-    if (!e.currentTarget.open) {
-      try { window.localStorage.setItem(HOWTO_KEY, "seen"); } catch (_e) { /* private mode */ }
-    }
+    if (!e.currentTarget.open) rememberHowTo();
   };
   const n = racks === 4 ? "four" : "two";
   return html`<details class="howto" id="howto" open=${open} onToggle=${remember}>
