@@ -156,6 +156,9 @@ def follow_the_hint(page: Any) -> None:
     """One decision made with the keys the hint points to (its marked choice, C or P in a
     claim window, D for its discard); if they do nothing, the first enabled control."""
     version = page.get_attribute("#table-app", "data-version")
+    if page.locator("#charleston").count():
+        charleston_step(page, version)
+        return
     with suppress(PlaywrightTimeout):
         page.wait_for_selector("#hint-now", timeout=10_000)
     best = page.locator(".choices button.choice[data-best='true']")
@@ -177,6 +180,30 @@ def follow_the_hint(page: Any) -> None:
     except PlaywrightTimeout:
         page.locator(".controls button:enabled").first.click()
         page.wait_for_function(changed, arg=version, timeout=30_000)
+
+
+def charleston_step(page: Any, version: str | None) -> None:
+    """One step of the American game's Charleston with the page's buttons: the hint's pass
+    (or the first passable tiles when there is no hint), no second Charleston, no courtesy
+    pass."""
+    kind = page.get_attribute("#charleston", "data-kind")
+    if kind == "vote":
+        page.click("#btn-vote-stop")
+    elif kind == "offer":
+        page.click("#btn-offer-0")
+    else:
+        with suppress(PlaywrightTimeout):
+            page.wait_for_selector("#btn-charleston-hint", timeout=10_000)
+        if page.locator("#btn-charleston-hint:enabled").count():
+            page.click("#btn-charleston-hint")
+        else:
+            tiles = page.locator(".ch-tile:not([disabled])")
+            for i in range(3):
+                tiles.nth(i).click()
+            page.click("#btn-charleston")
+    page.wait_for_function("""v => { const a = document.getElementById('table-app');
+                                return a.dataset.version !== v; }""", arg=version,
+                           timeout=30_000)
 
 
 # ---------------------------------------------------------------------- the pictures
