@@ -13,6 +13,7 @@ from typing import Any
 from sqlalchemy import select
 
 from tests.server.accounts_helpers import csrf_of, sign_up
+from tests.server.cluster_client import live_table
 from tests.server.drive import Players
 from tests.server.helpers import make_client
 from twinrack.engine import view
@@ -103,25 +104,45 @@ def test_a_seat_is_given_once(database_url: str) -> None:
             assert s.scalars(select(RoomSeatRow)).all() == []
 
 
+def _wait_ran_out(client: Any, game_id: str, within: float = 30.0) -> bool:
+    """Whether, within ``within`` seconds, the game left its waiting room with seat 1
+    handed to the computer (as stored: what every worker reads)."""
+    hub = client.app.state.hub
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        with hub.db.reading() as s:
+            game = s.get(GameRow, game_id)
+            away = s.scalar(select(SeatRow.away).where(SeatRow.game_id == game_id,
+                                                      SeatRow.seat == 1))
+        if game is not None and not game.waiting and away:
+            return True
+        time.sleep(0.2)
+    return False
+
+
 def test_the_computer_takes_the_seats_nobody_took_when_the_wait_runs_out(
-        database_url: str) -> None:
-    with make_client(database_url) as host:
+        service_url: str) -> None:
+    """On one worker, and on a cluster where the table runs on another worker than the
+    one quick match was asked of."""
+    with make_client(service_url) as host:
         game_id = game_of(quick(host, name="Host", wait_seconds="5"))
-        hub = host.app.state.hub
         assert f'data-game="{game_id}"' in host.get("/room").text
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with hub.db.reading() as s:
-                game = s.get(GameRow, game_id)
-                away = s.scalar(select(SeatRow.away).where(SeatRow.game_id == game_id,
-                                                          SeatRow.seat == 1))
-            if game is not None and not game.waiting and away:
-                break
-            time.sleep(0.2)
-        assert game is not None and not game.waiting and away
+        with host.app.state.hub.db.reading() as s:
+            game = s.get(GameRow, game_id)
+            assert game is not None and game.wait_until is not None
+        assert _wait_ran_out(host, game_id)
         assert f'data-game="{game_id}"' not in host.get("/room").text
-        players = hub.tables[game_id].players()
+        players = live_table(host, game_id).players()
         assert players[1]["bot_playing"] is True
+
+
+def test_the_wait_outlives_a_restart_of_the_server(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'restart.db'}"
+    with make_client(url) as host:
+        game_id = game_of(quick(host, name="Host", wait_seconds="5"))
+    with make_client(url) as again:  # the same database, a new server: it reads the wait
+        assert _wait_ran_out(again, game_id)
+        assert live_table(again, game_id).players()[1]["bot_playing"] is True
 
 
 def test_who_is_in_the_room(database_url: str) -> None:

@@ -126,16 +126,15 @@ async def _open_table(request: Request, hub: Hub, visitor: Visitor, rated: bool,
     waiting room; after ``wait`` the computer takes the seats nobody took."""
     seats = [NewSeat(me, "human", visitor.browser)]
     seats += [NewSeat(friend_name(i), "human") for i in range(1, rules.players)]
-    settings = hub.table_settings(turn_seconds=ROOM_TURN_SECONDS)
+    now = time.time()  # the wait's end is stored with the game: whichever worker runs
+    settings = hub.table_settings(turn_seconds=ROOM_TURN_SECONDS,  # the table acts on it
+                                  wait_until=now + wait)
     created = await hub.create(rules, practice_card(), seats, settings)
     game_id, tokens = created.game_id, created.tokens
     await hub.db.run(store.add_table, hub.db, store.NewRoomTable(
         game_id, rules.variant, rules.players, rated, me,
         visitor.account.id if visitor.account else None, wait,
-        {s: t for s, t in tokens.items() if s != 0}), time.time())
-    table = hub.tables.get(game_id)
-    if table is not None:
-        table.wait_for_players(wait)
+        {s: t for s, t in tokens.items() if s != 0}), now)
     resp = RedirectResponse(f"/t/{game_id}", status_code=303)
     remember_seat(resp, request, game_id, tokens[0])
     remember_host(resp, request, game_id, tokens)
