@@ -172,3 +172,32 @@ def test_bad_forms_are_refused_whole(database_url: str) -> None:
         assert r.status_code == 404 and "not in the room" in r.text
         with c.app.state.hub.db.reading() as s:
             assert s.scalars(select(GameRow)).all() == []
+
+
+def test_the_wait_migration_matches_the_model_and_downgrades(tmp_path: Any) -> None:
+    from alembic import command
+    from alembic.autogenerate import compare_metadata
+    from alembic.config import Config
+    from alembic.migration import MigrationContext
+    from sqlalchemy import create_engine, inspect
+
+    from twinrack.server.db import MIGRATIONS, make_engine, migrate
+    from twinrack.server.models import Base
+
+    url = f"sqlite:///{tmp_path}/m.db"
+    engine = make_engine(url)
+    migrate(engine)
+    with engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert [d for d in diff if "wait_until" in repr(d)] == []
+    columns = {c["name"] for c in inspect(engine).get_columns("games")}
+    assert "wait_until" in columns
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", url)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0010_room")
+    columns = {c["name"] for c in inspect(create_engine(url)).get_columns("games")}
+    assert "wait_until" not in columns and "waiting" in columns
+    engine.dispose()
