@@ -104,6 +104,38 @@ def test_a_seat_is_given_once(database_url: str) -> None:
             assert s.scalars(select(RoomSeatRow)).all() == []
 
 
+def _take(client: Any, game_id: str, seat: int, name: str = "") -> Any:
+    return client.post(f"/room/t/{game_id}/seat", follow_redirects=False,
+                       data={"seat": str(seat), "name": name, "csrf": csrf_of(client, "/room")})
+
+
+def test_one_person_takes_one_seat_of_a_table(database_url: str) -> None:
+    """A guest host, a guest who took a seat and a signed-in host are each refused a
+    second seat of their table (a typed error, 409); quick match seats nobody twice."""
+    with make_client(database_url) as gus, make_client(database_url) as ida, \
+            make_client(database_url) as ann:
+        game_id = game_of(quick(gus, name="Gus", variant="royale", players="3"))
+        r = _take(gus, game_id, 1, "Gus again")
+        assert r.status_code == 409 and 'data-code="already_seated"' in r.text
+        assert "you already have seat 1 at this table" in r.text
+        second = quick(gus, name="Gus", variant="royale", players="3")
+        assert game_of(second) != game_id  # a table of its own, not a second seat here
+        assert _take(ida, game_id, 1, "Ida").status_code == 303
+        r = _take(ida, game_id, 2, "Ida")
+        assert r.status_code == 409 and "you already have seat 2 at this table" in r.text
+        assert game_of(quick(ida, name="Ida", variant="royale", players="3")) != game_id
+        with gus.app.state.hub.db.reading() as s:
+            assert s.scalars(select(RoomSeatRow.seat).where(
+                RoomSeatRow.game_id == game_id)).all() == [2]  # still free
+            owners = s.scalars(select(SeatRow.owner).where(SeatRow.game_id == game_id)
+                               .order_by(SeatRow.seat)).all()
+            assert owners[0] != owners[1] and owners[2] is None
+        sign_up(ann, "ann")
+        mine = game_of(quick(ann, rated="on"))
+        r = _take(ann, mine, 1)
+        assert r.status_code == 409 and "you already have seat 1" in r.text
+
+
 def _wait_ran_out(client: Any, game_id: str, within: float = 30.0) -> bool:
     """Whether, within ``within`` seconds, the game left its waiting room with seat 1
     handed to the computer (as stored: what every worker reads)."""

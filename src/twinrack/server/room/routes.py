@@ -23,7 +23,9 @@ from twinrack.server.room.forms import (
     MAX_FIELD,
     REFUSED,
     ROOM_TURN_SECONDS,
+    SEAT_REFUSED,
     WAIT_SECONDS,
+    AlreadySeated,
     QuickForm,
 )
 from twinrack.server.table.invites import remember_host, remember_seat
@@ -33,7 +35,12 @@ router = APIRouter()
 #: seconds since a visitor's last page of the room for them to count as online
 ONLINE_SECONDS = 120.0
 Field = Annotated[str, Form()]
-NO_SEAT = "That seat is not free any more"
+NO_SEAT = SEAT_REFUSED
+
+
+def _sitter(visitor: Visitor) -> store.Sitter:
+    return store.Sitter(visitor.browser,
+                        visitor.account.id if visitor.account is not None else None)
 
 
 def _visitor_key(visitor: Visitor) -> tuple[str, str]:
@@ -105,11 +112,13 @@ async def quick_match(request: Request, hub: HubDep, visitor: VisitorDep, limits
         if not limits.allow("tables"):
             raise NotCreated(REFUSED, "too many quick matches from your address in a short "
                                       "time: wait a minute and try again", status=429)
-        now = time.time()
-        mine = visitor.account.id if visitor.account else None
+        now, who = time.time(), _sitter(visitor)  # (never a second seat at one table)
         for game_id in await hub.db.run(store.fitting, hub.db, rules.variant, rules.players,
-                                        form.is_rated, now, mine, set()):
-            got = await hub.db.run(store.take_seat, hub.db, game_id, None, now)
+                                        form.is_rated, now, who, set()):
+            try:
+                got = await hub.db.run(store.take_seat, hub.db, game_id, None, now, who)
+            except store.AlreadySeated:
+                continue  # they took a seat there a moment ago: another table
             if got is not None:
                 return await _seated(request, hub, visitor, game_id, got[0], got[1], me)
         if await hub.db.run(store.open_count, hub.db, now) >= store.MAX_OPEN_TABLES:
@@ -163,7 +172,11 @@ async def take_seat(request: Request, game_id: str, hub: HubDep, visitor: Visito
         if not limits.allow("tables"):
             raise NotCreated(NO_SEAT, "too many seats taken from your address in a short "
                                       "time: wait a minute", status=429)
-        got = await hub.db.run(store.take_seat, hub.db, game_id, int(seat), time.time())
+        try:
+            got = await hub.db.run(store.take_seat, hub.db, game_id, int(seat), time.time(),
+                                   _sitter(visitor))
+        except store.AlreadySeated as held:
+            raise AlreadySeated(held.seat) from None
         if got is None:
             raise NotCreated(NO_SEAT, "someone else took it, or the table started: choose "
                                       "another", status=409)
