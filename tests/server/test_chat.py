@@ -13,9 +13,14 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.server.accounts_helpers import sign_up
+from tests.server.cluster_harness import PG_URL as CLUSTER_PG
+from tests.server.cluster_harness import REDIS_URL, WHY_NOT
 from tests.server.drive import Players
 from tests.server.helpers import create_table, make_client, play_to_end, ws_path
 from twinrack.server.chat.rules import MAX_CHARS, ChatRefused, RateWindow, check_text
+from twinrack.server.deps import COOKIE
+
+CLUSTER_READY = bool(CLUSTER_PG and REDIS_URL)
 
 JSON = {"Content-Type": "application/json"}
 
@@ -222,6 +227,32 @@ def test_the_room_channel_over_http(database_url: str) -> None:
         assert (r.status_code, r.json()["code"]) == (429, "chat_rate_limited")
         assert client.post("/api/chat/report", json={"line": line["id"]}).json()[
             "reported"] == line["id"]
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not CLUSTER_READY, reason=WHY_NOT)
+def test_the_rate_limit_holds_across_the_workers_of_a_cluster() -> None:
+    """Two app instances (workers w1 and w2) on one PostgreSQL and one Redis: a sender
+    whose lines go to both may say no more than through one; another sender is not held
+    back."""
+    assert CLUSTER_PG is not None
+    with make_client("cluster:" + CLUSTER_PG) as w1:
+        w2 = w1.peer
+        w1.get("/")  # the browser's id cookie: the same browser on both workers
+        w2.cookies.set(COOKIE, w1.cookies[COOKIE])
+        for i in range(5):
+            worker = (w1, w2)[i % 2]
+            r = worker.post("/api/chat/c/room/lines", json={"text": f"line {i}"})
+            assert r.status_code == 200, r.text
+        for worker in (w1, w2):
+            r = worker.post("/api/chat/c/room/lines", json={"text": "one too many"})
+            assert (r.status_code, r.json()["code"]) == (429, "chat_rate_limited")
+            assert 0 < r.json()["retry_after_ms"] <= 10_001
+        got = w2.get("/api/chat/c/room/lines").json()["lines"]
+        assert [x["text"] for x in got] == [f"line {i}" for i in range(5)]
+        w2.cookies.delete(COOKIE)
+        w2.get("/")  # another browser: its own window
+        assert w2.post("/api/chat/c/room/lines", json={"text": "hello"}).status_code == 200
 
 
 def test_the_migration_matches_the_models_and_downgrades(tmp_path: Any) -> None:

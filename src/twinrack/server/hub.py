@@ -22,6 +22,7 @@ from twinrack.engine import GameState, RuleSet, new_game
 from twinrack.engine.record import record_for
 from twinrack.errors import CardError, TwinRackError
 from twinrack.server import jobs
+from twinrack.server.chat.rate import LocalRate, RateLimit, RedisRate
 from twinrack.server.chat.store import ChatStore
 from twinrack.server.config import Settings
 from twinrack.server.db import Database
@@ -135,10 +136,13 @@ class Hub(HubPages):
         self.epochs: dict[str, int] = {}
         self.node: Node | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
+        #: chat's rate limit: the whole service's (in Redis on a cluster; server/chat/rate.py)
+        self.chat_rate: RateLimit = LocalRate()
         if settings.redis_url:
             from twinrack.server.cluster.node import Node
 
             self.node = Node(self, settings)
+            self.chat_rate = RedisRate(self.node.bus.redis)
 
     # ------------------------------------------------------------------ start and stop
 
@@ -329,6 +333,7 @@ class Hub(HubPages):
                           bot_delay=self.settings.bot_delay, msg_ids=msg_ids,
                           keep=self.keep_settings)
         table.chat_store = self.chat
+        table.chat_rate = self.chat_rate
         self.tables[game_id] = table
         self._evict()
         return table
