@@ -229,6 +229,62 @@ def test_the_room_channel_over_http(database_url: str) -> None:
             "reported"] == line["id"]
 
 
+def _room_line(client: Any, text: str) -> dict[str, Any]:
+    r = client.post("/api/chat/c/room/lines", json={"text": text})
+    assert r.status_code == 200, r.text
+    return dict(r.json()["line"])
+
+
+def test_deleting_an_account_deletes_its_own_lines_and_keeps_its_seats_as_a_former_player(
+        database_url: str) -> None:
+    """The person's lines in the room and from the rail go (as the account, and as the
+    guest of the browser it is deleted from), with the reports of them; a line said from
+    their seat stays with the game, said by "a former player"; their reports stay,
+    anonymised; mutes of them and by them go."""
+    from sqlalchemy import select
+
+    from tests.server.accounts_helpers import PASSWORD, csrf_of
+    from twinrack.server.chat.models import ChatLineRow, ChatMuteRow, ChatReportRow
+
+    with make_client(database_url) as kate, make_client(database_url) as ben:
+        kate.get("/")
+        as_guest = _room_line(kate, "hello, still a guest")
+        sign_up(kate, "kate")
+        sign_up(ben, "ben")
+        in_room = _room_line(kate, "anyone for Royale?")
+        bens = _room_line(ben, "me!")
+        game_id, tokens = create_table(kate, name="Kate", seat1="human")
+        kate.get(f"/t/{game_id}?token={tokens[0]}")  # the seat is the account's
+        with kate.websocket_connect(ws_path(game_id, tokens[0])) as seat, \
+                kate.websocket_connect(ws_path(game_id)) as rail:
+            from_seat = say(seat, "good luck")["line"]
+            from_rail = say(rail, "watching myself")["line"]
+        assert (from_seat["key"], from_rail["key"]) == ("s0", "a:kate")
+        for line in (as_guest, in_room):  # ben reports kate's lines, kate reports ben's
+            assert ben.post("/api/chat/report", json={"line": line["id"]}).status_code == 200
+        assert kate.post("/api/chat/report", json={"line": bens["id"]}).status_code == 200
+        mutes = [(ben, in_room["key"]), (kate, bens["key"])]
+        for who, key in mutes:
+            assert who.post("/api/chat/mutes", json={"channel": "room", "key": key,
+                                                     "on": True}).status_code == 200
+        r = kate.post("/account/delete", data={"password": PASSWORD,
+                                               "csrf": csrf_of(kate, "/account")})
+        assert r.status_code == 200 and "Account deleted" in r.text
+        with kate.app.state.hub.db.reading() as s:
+            kept = s.execute(select(ChatLineRow.channel, ChatLineRow.sender_key,
+                                    ChatLineRow.sender_name, ChatLineRow.text)
+                             .order_by(ChatLineRow.id)).all()
+            reports = s.execute(select(ChatReportRow.line_id, ChatReportRow.reporter_key,
+                                       ChatReportRow.reporter_name)).all()
+            assert s.scalars(select(ChatMuteRow)).all() == []
+        assert [tuple(r) for r in kept] == [
+            ("room", bens["key"], "ben", "me!"),
+            (f"t:{game_id}", "s0", "a former player", "good luck")]
+        assert [tuple(r) for r in reports] == [(bens["id"], "former", "a former player")]
+        assert [x["text"] for x in ben.get("/api/chat/c/room/lines").json()["lines"]] == \
+            ["me!"]
+
+
 @pytest.mark.postgres
 @pytest.mark.skipif(not CLUSTER_READY, reason=WHY_NOT)
 def test_the_rate_limit_holds_across_the_workers_of_a_cluster() -> None:
