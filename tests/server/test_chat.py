@@ -240,7 +240,7 @@ def test_deleting_an_account_deletes_its_own_lines_and_keeps_its_seats_as_a_form
     """The person's lines in the room and from the rail go (as the account, and as the
     guest of the browser it is deleted from), with the reports of them; a line said from
     their seat stays with the game, said by "a former player"; their reports stay,
-    anonymised; mutes of them and by them go."""
+    anonymised; mutes of them and by them go; the room names them no more."""
     from sqlalchemy import select
 
     from tests.server.accounts_helpers import PASSWORD, csrf_of
@@ -253,6 +253,9 @@ def test_deleting_an_account_deletes_its_own_lines_and_keeps_its_seats_as_a_form
         sign_up(ben, "ben")
         in_room = _room_line(kate, "anyone for Royale?")
         bens = _room_line(ben, "me!")
+        kate.post("/room/quick", data={"variant": "siamese", "players": "2",
+                                       "csrf": csrf_of(kate, "/room")})
+        assert "kate" in ben.get("/room").text  # in the room, and hosting a table there
         game_id, tokens = create_table(kate, name="Kate", seat1="human")
         kate.get(f"/t/{game_id}?token={tokens[0]}")  # the seat is the account's
         with kate.websocket_connect(ws_path(game_id, tokens[0])) as seat, \
@@ -283,6 +286,8 @@ def test_deleting_an_account_deletes_its_own_lines_and_keeps_its_seats_as_a_form
         assert [tuple(r) for r in reports] == [(bens["id"], "former", "a former player")]
         assert [x["text"] for x in ben.get("/api/chat/c/room/lines").json()["lines"]] == \
             ["me!"]
+        room = ben.get("/room").text  # nor named in the room any more
+        assert "kate" not in room.lower() and "a former player <span" in room
 
 
 @pytest.mark.postgres

@@ -223,3 +223,12 @@ def online(db: Database, now: float, within: float) -> tuple[list[str], int]:
                           .order_by(RoomPresenceRow.seen_at.desc())
                           .limit(MAX_ONLINE_SHOWN)).all()
         return list(names), count
+
+
+def forget_account(s: Any, account_id: int, former: str) -> None:
+    """An account is being deleted (in the same unit of work: accounts/store.py): it is
+    no longer named in the room (its presence goes; the tables it opened that still wait
+    name their host ``former``)."""
+    s.execute(delete(RoomPresenceRow).where(RoomPresenceRow.visitor == f"a:{account_id}"))
+    s.execute(update(RoomTableRow).where(RoomTableRow.host_account_id == account_id)
+              .values(host_name=former, host_account_id=None))
