@@ -79,6 +79,32 @@ def test_five_lines_in_ten_seconds_then_wait() -> None:
     rate.check("s0", now=110.0)  # the first line is 10 s old: one more may go
 
 
+def test_the_shared_rate_limit_falls_back_to_the_worker_s_own_while_redis_is_away() -> None:
+    import asyncio
+
+    from redis.asyncio import Redis
+
+    from tests.server.server_process import free_port
+    from twinrack.server.chat.rate import RedisRate
+
+    async def run() -> list[str]:
+        nowhere = Redis.from_url(f"redis://127.0.0.1:{free_port()}/0", socket_timeout=1,
+                                 socket_connect_timeout=1)
+        rate, got = RedisRate(nowhere), []
+        try:
+            for sender in ["g:a"] * 6 + ["g:b"]:
+                try:
+                    await rate.check("room", sender)
+                    got.append("ok")
+                except ChatRefused as err:
+                    got.append(err.code)
+        finally:
+            await nowhere.aclose()
+        return got
+
+    assert asyncio.run(run()) == ["ok"] * 5 + ["chat_rate_limited", "ok"]
+
+
 # ---------------------------------------------------------------------- at a table
 
 
