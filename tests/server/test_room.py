@@ -177,6 +177,18 @@ def test_the_wait_outlives_a_restart_of_the_server(tmp_path: Any) -> None:
         assert live_table(again, game_id).players()[1]["bot_playing"] is True
 
 
+def test_a_rematch_of_a_room_table_has_no_wait(database_url: str) -> None:
+    with make_client(database_url) as host:
+        game_id = game_of(quick(host, name="Host", wait_seconds="600"))
+        hub = host.app.state.hub
+        table = hub.tables[game_id]
+        assert "wait_over" in table.timers  # the room's wait, scheduled at its start
+        new_id = host.portal.call(lambda: hub.rematch(table, 0, None))
+        with hub.db.reading() as s:
+            wait = s.scalar(select(GameRow.wait_until).where(GameRow.id == new_id))
+        assert wait is None and "wait_over" not in hub.tables[new_id].timers
+
+
 def test_who_is_in_the_room(database_url: str) -> None:
     with make_client(database_url) as ann, make_client(database_url) as guest:
         sign_up(ann, "ann")
