@@ -10,10 +10,12 @@ import re
 import time
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from tests.server.accounts_helpers import csrf_of, sign_up
 from tests.server.cluster_client import live_table
+from tests.server.cluster_harness import PG_URL, REDIS_URL, WHY_NOT
 from tests.server.drive import Players
 from tests.server.helpers import make_client
 from twinrack.engine import view
@@ -21,6 +23,8 @@ from twinrack.server.accounts.models import RatingRow
 from twinrack.server.models import GameRow, SeatRow
 from twinrack.server.room.models import RoomSeatRow
 from twinrack.tiles import format_tiles
+
+CLUSTER_READY = bool(PG_URL and REDIS_URL)
 
 
 def quick(client: Any, **form: str) -> Any:
@@ -175,6 +179,26 @@ def test_the_wait_outlives_a_restart_of_the_server(tmp_path: Any) -> None:
     with make_client(url) as again:  # the same database, a new server: it reads the wait
         assert _wait_ran_out(again, game_id)
         assert live_table(again, game_id).players()[1]["bot_playing"] is True
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not CLUSTER_READY, reason=WHY_NOT)
+def test_the_wait_moves_with_its_table_to_another_worker() -> None:
+    """The table runs on worker w2, which drains before the wait runs out: w1 takes the
+    table over and acts on the wait."""
+    assert PG_URL is not None
+    with make_client("cluster:" + PG_URL) as w1:
+        game_id = game_of(quick(w1, name="Host", wait_seconds="5"))
+        w2 = w1.peer.app.state.hub
+        deadline = time.monotonic() + 10
+        while game_id not in w2.tables and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert game_id in w2.tables and "wait_over" in w2.tables[game_id].timers
+        w1.peer.portal.call(w2.node.drain)
+        assert _wait_ran_out(w1, game_id)
+        mine = w1.app.state.hub
+        assert game_id in mine.epochs and game_id not in w2.tables
+        assert mine.tables[game_id].players()[1]["bot_playing"] is True
 
 
 def test_a_rematch_of_a_room_table_has_no_wait(database_url: str) -> None:
