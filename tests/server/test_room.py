@@ -119,6 +119,10 @@ def test_one_person_takes_one_seat_of_a_table(database_url: str) -> None:
     with make_client(database_url) as gus, make_client(database_url) as ida, \
             make_client(database_url) as ann:
         game_id = game_of(quick(gus, name="Gus", variant="royale", players="3"))
+        row = re.search(rf'<tr data-game="{game_id}">.*?</tr>', gus.get("/room").text, re.S)
+        assert row is not None and 'class="my-table"' in row[0] and "take-seat" not in row[0]
+        row = re.search(rf'<tr data-game="{game_id}">.*?</tr>', ida.get("/room").text, re.S)
+        assert row is not None and "my-table" not in row[0] and "take-seat" in row[0]
         r = _take(gus, game_id, 1, "Gus again")
         assert r.status_code == 409 and 'data-code="already_seated"' in r.text
         assert "you already have seat 1 at this table" in r.text

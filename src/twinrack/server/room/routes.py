@@ -65,7 +65,7 @@ async def _room(request: Request, hub: Hub, visitor: Visitor, form: QuickForm,
     if visitor.new_browser is None:  # a browser counts from its second page (a client
         key, name = _visitor_key(visitor)  # keeping no cookie adds no row per request)
         await hub.db.run(store.touch, hub.db, key, name, now)
-    tables = await hub.db.run(store.open_tables, hub.db, now)
+    tables = await hub.db.run(store.open_tables, hub.db, now, _sitter(visitor))
     names, count = await hub.db.run(store.online, hub.db, now, ONLINE_SECONDS)
     return _render(request, visitor, "room.html", status=refused.status if refused else 200,
                    tables=tables, watch=await hub.live_games(), online=names,

@@ -86,13 +86,18 @@ def _shown_rating(s: Any, account_id: int | None, variant: str) -> str:
     return str(ratings.Skill(row.mu, row.sigma).shown)
 
 
-def open_tables(db: Database, now: float, limit: int = MAX_OPEN_TABLES) -> list[dict[str, Any]]:
+def open_tables(db: Database, now: float, who: Sitter | None = None,
+                limit: int = MAX_OPEN_TABLES) -> list[dict[str, Any]]:
     """The tables waiting for players, oldest first, with their free seats (never their
-    tokens) and the host's rating for the variant."""
+    tokens), the host's rating for the variant and whether ``who`` sits there."""
     with db.reading() as s:
         rows = s.scalars(_open(now).order_by(RoomTableRow.created_at).limit(limit)).all()
-        free: dict[str, list[int]] = {}
         ids = [r.game_id for r in rows]
+        mine: set[str] = set()
+        if who is not None:
+            held = _seated_games(who).subquery()
+            mine = set(s.scalars(select(held.c[0]).where(held.c[0].in_(ids))))
+        free: dict[str, list[int]] = {}
         for game_id, seat in s.execute(select(RoomSeatRow.game_id, RoomSeatRow.seat)
                                        .where(RoomSeatRow.game_id.in_(ids))
                                        .order_by(RoomSeatRow.seat)):
@@ -109,6 +114,7 @@ def open_tables(db: Database, now: float, limit: int = MAX_OPEN_TABLES) -> list[
                         "host": r.host_name,
                         "host_rating": _shown_rating(s, r.host_account_id, r.variant),
                         "free": seats, "taken": r.players - len(seats),
+                        "mine": r.game_id in mine,
                         "wait_left": max(0, int(r.created_at + r.wait_seconds - now))})
         return out
 
