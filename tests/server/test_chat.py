@@ -13,9 +13,14 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.server.accounts_helpers import sign_up
+from tests.server.cluster_harness import PG_URL as CLUSTER_PG
+from tests.server.cluster_harness import REDIS_URL, WHY_NOT
 from tests.server.drive import Players
 from tests.server.helpers import create_table, make_client, play_to_end, ws_path
 from twinrack.server.chat.rules import MAX_CHARS, ChatRefused, RateWindow, check_text
+from twinrack.server.deps import COOKIE
+
+CLUSTER_READY = bool(CLUSTER_PG and REDIS_URL)
 
 JSON = {"Content-Type": "application/json"}
 
@@ -72,6 +77,32 @@ def test_five_lines_in_ten_seconds_then_wait() -> None:
     assert err.value.code == "chat_rate_limited" and err.value.extra["retry_after_ms"] == 5001
     rate.check("s1", now=105.0)  # another sender is not held back
     rate.check("s0", now=110.0)  # the first line is 10 s old: one more may go
+
+
+def test_the_shared_rate_limit_falls_back_to_the_worker_s_own_while_redis_is_away() -> None:
+    import asyncio
+
+    from redis.asyncio import Redis
+
+    from tests.server.server_process import free_port
+    from twinrack.server.chat.rate import RedisRate
+
+    async def run() -> list[str]:
+        nowhere = Redis.from_url(f"redis://127.0.0.1:{free_port()}/0", socket_timeout=1,
+                                 socket_connect_timeout=1)
+        rate, got = RedisRate(nowhere), []
+        try:
+            for sender in ["g:a"] * 6 + ["g:b"]:
+                try:
+                    await rate.check("room", sender)
+                    got.append("ok")
+                except ChatRefused as err:
+                    got.append(err.code)
+        finally:
+            await nowhere.aclose()
+        return got
+
+    assert asyncio.run(run()) == ["ok"] * 5 + ["chat_rate_limited", "ok"]
 
 
 # ---------------------------------------------------------------------- at a table
@@ -222,6 +253,93 @@ def test_the_room_channel_over_http(database_url: str) -> None:
         assert (r.status_code, r.json()["code"]) == (429, "chat_rate_limited")
         assert client.post("/api/chat/report", json={"line": line["id"]}).json()[
             "reported"] == line["id"]
+
+
+def _room_line(client: Any, text: str) -> dict[str, Any]:
+    r = client.post("/api/chat/c/room/lines", json={"text": text})
+    assert r.status_code == 200, r.text
+    return dict(r.json()["line"])
+
+
+def test_deleting_an_account_deletes_its_own_lines_and_keeps_its_seats_as_a_former_player(
+        database_url: str) -> None:
+    """The person's lines in the room and from the rail go (as the account, and as the
+    guest of the browser it is deleted from), with the reports of them; a line said from
+    their seat stays with the game, said by "a former player"; their reports stay,
+    anonymised; mutes of them and by them go; the room names them no more."""
+    from sqlalchemy import select
+
+    from tests.server.accounts_helpers import PASSWORD, csrf_of
+    from twinrack.server.chat.models import ChatLineRow, ChatMuteRow, ChatReportRow
+
+    with make_client(database_url) as kate, make_client(database_url) as ben:
+        kate.get("/")
+        as_guest = _room_line(kate, "hello, still a guest")
+        sign_up(kate, "kate")
+        sign_up(ben, "ben")
+        in_room = _room_line(kate, "anyone for Royale?")
+        bens = _room_line(ben, "me!")
+        kate.post("/room/quick", data={"variant": "siamese", "players": "2",
+                                       "csrf": csrf_of(kate, "/room")})
+        assert "kate" in ben.get("/room").text  # in the room, and hosting a table there
+        game_id, tokens = create_table(kate, name="Kate", seat1="human")
+        kate.get(f"/t/{game_id}?token={tokens[0]}")  # the seat is the account's
+        with kate.websocket_connect(ws_path(game_id, tokens[0])) as seat, \
+                kate.websocket_connect(ws_path(game_id)) as rail:
+            from_seat = say(seat, "good luck")["line"]
+            from_rail = say(rail, "watching myself")["line"]
+        assert (from_seat["key"], from_rail["key"]) == ("s0", "a:kate")
+        for line in (as_guest, in_room):  # ben reports kate's lines, kate reports ben's
+            assert ben.post("/api/chat/report", json={"line": line["id"]}).status_code == 200
+        assert kate.post("/api/chat/report", json={"line": bens["id"]}).status_code == 200
+        mutes = [(ben, in_room["key"]), (kate, bens["key"])]
+        for who, key in mutes:
+            assert who.post("/api/chat/mutes", json={"channel": "room", "key": key,
+                                                     "on": True}).status_code == 200
+        r = kate.post("/account/delete", data={"password": PASSWORD,
+                                               "csrf": csrf_of(kate, "/account")})
+        assert r.status_code == 200 and "Account deleted" in r.text
+        with kate.app.state.hub.db.reading() as s:
+            kept = s.execute(select(ChatLineRow.channel, ChatLineRow.sender_key,
+                                    ChatLineRow.sender_name, ChatLineRow.text)
+                             .order_by(ChatLineRow.id)).all()
+            reports = s.execute(select(ChatReportRow.line_id, ChatReportRow.reporter_key,
+                                       ChatReportRow.reporter_name)).all()
+            assert s.scalars(select(ChatMuteRow)).all() == []
+        assert [tuple(r) for r in kept] == [
+            ("room", bens["key"], "ben", "me!"),
+            (f"t:{game_id}", "s0", "a former player", "good luck")]
+        assert [tuple(r) for r in reports] == [(bens["id"], "former", "a former player")]
+        assert [x["text"] for x in ben.get("/api/chat/c/room/lines").json()["lines"]] == \
+            ["me!"]
+        room = ben.get("/room").text  # nor named in the room any more
+        assert "kate" not in room.lower() and "a former player <span" in room
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not CLUSTER_READY, reason=WHY_NOT)
+def test_the_rate_limit_holds_across_the_workers_of_a_cluster() -> None:
+    """Two app instances (workers w1 and w2) on one PostgreSQL and one Redis: a sender
+    whose lines go to both may say no more than through one; another sender is not held
+    back."""
+    assert CLUSTER_PG is not None
+    with make_client("cluster:" + CLUSTER_PG) as w1:
+        w2 = w1.peer
+        w1.get("/")  # the browser's id cookie: the same browser on both workers
+        w2.cookies.set(COOKIE, w1.cookies[COOKIE])
+        for i in range(5):
+            worker = (w1, w2)[i % 2]
+            r = worker.post("/api/chat/c/room/lines", json={"text": f"line {i}"})
+            assert r.status_code == 200, r.text
+        for worker in (w1, w2):
+            r = worker.post("/api/chat/c/room/lines", json={"text": "one too many"})
+            assert (r.status_code, r.json()["code"]) == (429, "chat_rate_limited")
+            assert 0 < r.json()["retry_after_ms"] <= 10_001
+        got = w2.get("/api/chat/c/room/lines").json()["lines"]
+        assert [x["text"] for x in got] == [f"line {i}" for i in range(5)]
+        w2.cookies.delete(COOKIE)
+        w2.get("/")  # another browser: its own window
+        assert w2.post("/api/chat/c/room/lines", json={"text": "hello"}).status_code == 200
 
 
 def test_the_migration_matches_the_models_and_downgrades(tmp_path: Any) -> None:

@@ -10,9 +10,12 @@ import re
 import time
 from typing import Any
 
+import pytest
 from sqlalchemy import select
 
 from tests.server.accounts_helpers import csrf_of, sign_up
+from tests.server.cluster_client import live_table
+from tests.server.cluster_harness import PG_URL, REDIS_URL, WHY_NOT
 from tests.server.drive import Players
 from tests.server.helpers import make_client
 from twinrack.engine import view
@@ -20,6 +23,8 @@ from twinrack.server.accounts.models import RatingRow
 from twinrack.server.models import GameRow, SeatRow
 from twinrack.server.room.models import RoomSeatRow
 from twinrack.tiles import format_tiles
+
+CLUSTER_READY = bool(PG_URL and REDIS_URL)
 
 
 def quick(client: Any, **form: str) -> Any:
@@ -103,25 +108,113 @@ def test_a_seat_is_given_once(database_url: str) -> None:
             assert s.scalars(select(RoomSeatRow)).all() == []
 
 
+def _take(client: Any, game_id: str, seat: int, name: str = "") -> Any:
+    return client.post(f"/room/t/{game_id}/seat", follow_redirects=False,
+                       data={"seat": str(seat), "name": name, "csrf": csrf_of(client, "/room")})
+
+
+def test_one_person_takes_one_seat_of_a_table(database_url: str) -> None:
+    """A guest host, a guest who took a seat and a signed-in host are each refused a
+    second seat of their table (a typed error, 409); quick match seats nobody twice."""
+    with make_client(database_url) as gus, make_client(database_url) as ida, \
+            make_client(database_url) as ann:
+        game_id = game_of(quick(gus, name="Gus", variant="royale", players="3"))
+        row = re.search(rf'<tr data-game="{game_id}">.*?</tr>', gus.get("/room").text, re.S)
+        assert row is not None and 'class="my-table"' in row[0] and "take-seat" not in row[0]
+        row = re.search(rf'<tr data-game="{game_id}">.*?</tr>', ida.get("/room").text, re.S)
+        assert row is not None and "my-table" not in row[0] and "take-seat" in row[0]
+        r = _take(gus, game_id, 1, "Gus again")
+        assert r.status_code == 409 and 'data-code="already_seated"' in r.text
+        assert "you already have seat 1 at this table" in r.text
+        second = quick(gus, name="Gus", variant="royale", players="3")
+        assert game_of(second) != game_id  # a table of its own, not a second seat here
+        assert _take(ida, game_id, 1, "Ida").status_code == 303
+        r = _take(ida, game_id, 2, "Ida")
+        assert r.status_code == 409 and "you already have seat 2 at this table" in r.text
+        assert game_of(quick(ida, name="Ida", variant="royale", players="3")) != game_id
+        with gus.app.state.hub.db.reading() as s:
+            assert s.scalars(select(RoomSeatRow.seat).where(
+                RoomSeatRow.game_id == game_id)).all() == [2]  # still free
+            owners = s.scalars(select(SeatRow.owner).where(SeatRow.game_id == game_id)
+                               .order_by(SeatRow.seat)).all()
+            assert owners[0] != owners[1] and owners[2] is None
+        sign_up(ann, "ann")
+        mine = game_of(quick(ann, rated="on"))
+        r = _take(ann, mine, 1)
+        assert r.status_code == 409 and "you already have seat 1" in r.text
+
+
+def _wait_ran_out(client: Any, game_id: str, within: float = 30.0) -> bool:
+    """Whether, within ``within`` seconds, the game left its waiting room with seat 1
+    handed to the computer (as stored: what every worker reads)."""
+    hub = client.app.state.hub
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        with hub.db.reading() as s:
+            game = s.get(GameRow, game_id)
+            away = s.scalar(select(SeatRow.away).where(SeatRow.game_id == game_id,
+                                                      SeatRow.seat == 1))
+        if game is not None and not game.waiting and away:
+            return True
+        time.sleep(0.2)
+    return False
+
+
 def test_the_computer_takes_the_seats_nobody_took_when_the_wait_runs_out(
-        database_url: str) -> None:
-    with make_client(database_url) as host:
+        service_url: str) -> None:
+    """On one worker, and on a cluster where the table runs on another worker than the
+    one quick match was asked of."""
+    with make_client(service_url) as host:
         game_id = game_of(quick(host, name="Host", wait_seconds="5"))
-        hub = host.app.state.hub
         assert f'data-game="{game_id}"' in host.get("/room").text
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            with hub.db.reading() as s:
-                game = s.get(GameRow, game_id)
-                away = s.scalar(select(SeatRow.away).where(SeatRow.game_id == game_id,
-                                                          SeatRow.seat == 1))
-            if game is not None and not game.waiting and away:
-                break
-            time.sleep(0.2)
-        assert game is not None and not game.waiting and away
+        with host.app.state.hub.db.reading() as s:
+            game = s.get(GameRow, game_id)
+            assert game is not None and game.wait_until is not None
+        assert _wait_ran_out(host, game_id)
         assert f'data-game="{game_id}"' not in host.get("/room").text
-        players = hub.tables[game_id].players()
+        players = live_table(host, game_id).players()
         assert players[1]["bot_playing"] is True
+
+
+def test_the_wait_outlives_a_restart_of_the_server(tmp_path: Any) -> None:
+    url = f"sqlite:///{tmp_path / 'restart.db'}"
+    with make_client(url) as host:
+        game_id = game_of(quick(host, name="Host", wait_seconds="5"))
+    with make_client(url) as again:  # the same database, a new server: it reads the wait
+        assert _wait_ran_out(again, game_id)
+        assert live_table(again, game_id).players()[1]["bot_playing"] is True
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not CLUSTER_READY, reason=WHY_NOT)
+def test_the_wait_moves_with_its_table_to_another_worker() -> None:
+    """The table runs on worker w2, which drains before the wait runs out: w1 takes the
+    table over and acts on the wait."""
+    assert PG_URL is not None
+    with make_client("cluster:" + PG_URL) as w1:
+        game_id = game_of(quick(w1, name="Host", wait_seconds="5"))
+        w2 = w1.peer.app.state.hub
+        deadline = time.monotonic() + 10
+        while game_id not in w2.tables and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert game_id in w2.tables and "wait_over" in w2.tables[game_id].timers
+        w1.peer.portal.call(w2.node.drain)
+        assert _wait_ran_out(w1, game_id)
+        mine = w1.app.state.hub
+        assert game_id in mine.epochs and game_id not in w2.tables
+        assert mine.tables[game_id].players()[1]["bot_playing"] is True
+
+
+def test_a_rematch_of_a_room_table_has_no_wait(database_url: str) -> None:
+    with make_client(database_url) as host:
+        game_id = game_of(quick(host, name="Host", wait_seconds="600"))
+        hub = host.app.state.hub
+        table = hub.tables[game_id]
+        assert "wait_over" in table.timers  # the room's wait, scheduled at its start
+        new_id = host.portal.call(lambda: hub.rematch(table, 0, None))
+        with hub.db.reading() as s:
+            wait = s.scalar(select(GameRow.wait_until).where(GameRow.id == new_id))
+        assert wait is None and "wait_over" not in hub.tables[new_id].timers
 
 
 def test_who_is_in_the_room(database_url: str) -> None:
@@ -151,3 +244,32 @@ def test_bad_forms_are_refused_whole(database_url: str) -> None:
         assert r.status_code == 404 and "not in the room" in r.text
         with c.app.state.hub.db.reading() as s:
             assert s.scalars(select(GameRow)).all() == []
+
+
+def test_the_wait_migration_matches_the_model_and_downgrades(tmp_path: Any) -> None:
+    from alembic import command
+    from alembic.autogenerate import compare_metadata
+    from alembic.config import Config
+    from alembic.migration import MigrationContext
+    from sqlalchemy import create_engine, inspect
+
+    from twinrack.server.db import MIGRATIONS, make_engine, migrate
+    from twinrack.server.models import Base
+
+    url = f"sqlite:///{tmp_path}/m.db"
+    engine = make_engine(url)
+    migrate(engine)
+    with engine.connect() as conn:
+        diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    assert [d for d in diff if "wait_until" in repr(d)] == []
+    columns = {c["name"] for c in inspect(engine).get_columns("games")}
+    assert "wait_until" in columns
+    cfg = Config()
+    cfg.set_main_option("script_location", str(MIGRATIONS))
+    cfg.set_main_option("sqlalchemy.url", url)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0010_room")
+    columns = {c["name"] for c in inspect(create_engine(url)).get_columns("games")}
+    assert "wait_until" not in columns and "waiting" in columns
+    engine.dispose()

@@ -9,7 +9,7 @@ import os
 import secrets
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, cast
 
 from sqlalchemy import Table as SATable
@@ -22,6 +22,7 @@ from twinrack.engine import GameState, RuleSet, new_game
 from twinrack.engine.record import record_for
 from twinrack.errors import CardError, TwinRackError
 from twinrack.server import jobs
+from twinrack.server.chat.rate import LocalRate, RateLimit, RedisRate
 from twinrack.server.chat.store import ChatStore
 from twinrack.server.config import Settings
 from twinrack.server.db import Database
@@ -135,10 +136,13 @@ class Hub(HubPages):
         self.epochs: dict[str, int] = {}
         self.node: Node | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
+        #: chat's rate limit: the whole service's (in Redis on a cluster; server/chat/rate.py)
+        self.chat_rate: RateLimit = LocalRate()
         if settings.redis_url:
             from twinrack.server.cluster.node import Node
 
             self.node = Node(self, settings)
+            self.chat_rate = RedisRate(self.node.bus.redis)
 
     # ------------------------------------------------------------------ start and stop
 
@@ -214,12 +218,12 @@ class Hub(HubPages):
 
     def table_settings(self, call_seconds: float | None = None,
                        grace_seconds: float | None = None, turn_seconds: float | None = None,
-                       listed: bool = False) -> TableSettings:
+                       listed: bool = False, wait_until: float | None = None) -> TableSettings:
         """A table's settings, the server's own where the host chose none."""
         return TableSettings(
             self.settings.call_seconds if call_seconds is None else call_seconds,
             self.settings.grace_seconds if grace_seconds is None else grace_seconds,
-            turn_seconds, listed)
+            turn_seconds, listed, wait_until)
 
     async def create(self, rules: RuleSet, card: Card, seats: list[NewSeat],
                      settings: TableSettings | float,
@@ -273,8 +277,9 @@ class Hub(HubPages):
             return table.rematch
         seats = [NewSeat(s.name, s.kind, owner if s.seat == seat else None, s.token_hash)
                  for s in table.seats]
-        try:
-            made = await self.create(table.state.rules, table.card, seats, table.settings,
+        try:  # (the open room's wait was the first game's: a rematch has none)
+            made = await self.create(table.state.rules, table.card, seats,
+                                     replace(table.settings, wait_until=None),
                                      rematch_of=table.id)
             new_id = made.game_id
         except RematchTaken:
@@ -302,7 +307,7 @@ class Hub(HubPages):
                            commitment=commitment, call_seconds=settings.call_seconds,
                            grace_seconds=settings.grace_seconds,
                            turn_seconds=settings.turn_seconds, listed=settings.listed,
-                           waiting=waiting, version=version)
+                           waiting=waiting, wait_until=settings.wait_until, version=version)
             s.add(game)
             s.flush()  # the game row first: seats and actions refer to it
             for i, seat in enumerate(seats):
@@ -328,6 +333,7 @@ class Hub(HubPages):
                           bot_delay=self.settings.bot_delay, msg_ids=msg_ids,
                           keep=self.keep_settings)
         table.chat_store = self.chat
+        table.chat_rate = self.chat_rate
         self.tables[game_id] = table
         self._evict()
         return table
@@ -482,7 +488,7 @@ class Hub(HubPages):
 
     def _stored_settings(self, game: dict[str, Any]) -> TableSettings:
         return self.table_settings(game["call_seconds"], game["grace_seconds"],
-                                   game["turn_seconds"], game["listed"])
+                                   game["turn_seconds"], game["listed"], game["wait_until"])
 
     async def routed(self, game_id: str) -> LiveTable | None:
         """A cluster's handle on a game in play, for its pages and sockets (never started:
@@ -515,6 +521,7 @@ class Hub(HubPages):
                  "rules": game.rules, "seed": game.seed, "call_seconds": game.call_seconds,
                  "grace_seconds": game.grace_seconds, "turn_seconds": game.turn_seconds,
                  "listed": game.listed, "waiting": game.waiting,
+                 "wait_until": game.wait_until,
                  "epoch": lease.epoch if lease is not None else 0,
                  "rematch": game.rematch_id}
             seats = [{"seat": r.seat, "name": r.name, "kind": r.kind,

@@ -59,6 +59,10 @@ class GameRow(Base):
     #: the waiting room: nothing is played until the host starts the game or every
     #: invited player is at the table (docs/protocol.md, "Tables nobody can block")
     waiting: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    #: the open room's wait (server/room, migration 0011_room_wait): when (seconds since
+    #: 1970) the seats nobody took go to the computer and play starts, acted on by
+    #: whichever worker runs the table (None: no such wait)
+    wait_until: Mapped[float | None] = mapped_column(Float, nullable=True)
     #: "open to watch": listed in the lobby's tables in play
     listed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 

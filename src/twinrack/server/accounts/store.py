@@ -218,9 +218,15 @@ def _delete(s: Session, account_id: int, browser: str | None) -> list[tuple[str,
         RatingEventRow,
         RatingRow,
     )
+    from twinrack.server.chat.store import forget_person
+    from twinrack.server.room.store import forget_account
 
     seats = s.execute(select(AccountSeatRow.game_id, AccountSeatRow.seat)
                       .where(AccountSeatRow.account_id == account_id)).all()
+    account = s.get(AccountRow, account_id)
+    if account is not None:  # its chat lines, reports and mutes (server/chat/store.py)
+        forget_person(s, account_id, account.name, browser, [(g, n) for g, n in seats])
+    forget_account(s, account_id, FORMER_PLAYER)  # and its name in the room
     for game_id, seat in seats:
         s.execute(update(SeatRow).where(SeatRow.game_id == game_id, SeatRow.seat == seat)
                   .values(name=FORMER_PLAYER, owner=None))

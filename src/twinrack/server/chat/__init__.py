@@ -1,9 +1,9 @@
 """Chat at the table and in the room (issue 28; docs/protocol.md, "Chat";
-docs/security.md, "Chat"): short lines, checked whole (rules.py), rate-limited per sender,
-stored before anyone reads them (store.py, migration 0010_chat), shown as text only; the
-players' and the spectators' lines kept apart while a game is played (table_chat.py);
-mutes and reports (routes.py), the reports listed by ``twinrack accounts reports``
-(cli.py).
+docs/security.md, "Chat"): short lines, checked whole (rules.py), rate-limited per sender
+across the whole service (rate.py: in Redis on a cluster), stored before anyone reads them
+(store.py, migration 0010_chat), shown as text only; the players' and the spectators'
+lines kept apart while a game is played (table_chat.py); mutes and reports (routes.py),
+the reports listed by ``twinrack accounts reports`` (cli.py).
 
 A table's chat goes over the table's own WebSocket (the table's task stores and sends each
 line, on the worker that owns the table); other channels (channel.py: the room mounts
@@ -36,4 +36,5 @@ def mount_channel(app: FastAPI, name: str) -> None:
     from twinrack.server.chat.channel import Channel
 
     if name not in app.state.chat_channels:
-        app.state.chat_channels[name] = Channel(app.state.hub.chat, name)
+        hub = app.state.hub
+        app.state.chat_channels[name] = Channel(hub.chat, name, hub.chat_rate)

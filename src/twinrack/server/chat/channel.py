@@ -3,15 +3,16 @@ open room mounts "room"; docs/protocol.md, "Chat"). What may be said is the same
 table (rules.py); lines are stored before anyone can read them, and read from the
 database, so every worker of a cluster serves the same channel.
 
-The rate limit is kept per worker: in a cluster a sender whose requests go to several
-workers may say up to that many times more (docs/security.md)."""
+The rate limit is the whole service's (rate.py: in Redis on a cluster), so a sender whose
+requests go to several workers may say no more than through one."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-from twinrack.server.chat.rules import ChatRefused, RateWindow, check_text
+from twinrack.server.chat.rate import LocalRate, RateLimit
+from twinrack.server.chat.rules import ChatRefused, check_text
 from twinrack.server.chat.store import RECENT, ChatStore
 
 #: the names a channel may have ("t:..." is a table's, never one of these)
@@ -22,17 +23,17 @@ class Channel:
     """One named channel: :meth:`say` checks, rate-limits and stores a line; :meth:`recent`
     reads the lines after one the reader has."""
 
-    def __init__(self, store: ChatStore, name: str) -> None:
+    def __init__(self, store: ChatStore, name: str, rate: RateLimit | None = None) -> None:
         if not NAME.fullmatch(name):
             raise ValueError(f"not a channel name: {name!r}")
         self.store = store
         self.name = name
-        self.rate = RateWindow()
+        self.rate: RateLimit = rate if rate is not None else LocalRate()
 
     async def say(self, sender_key: str, sender_name: str, text: object) -> dict[str, Any]:
         """Store a line and return it as the protocol sends it, or :class:`ChatRefused`."""
         line = check_text(text, await self.store.quiet(self.name))
-        self.rate.check(sender_key)
+        await self.rate.check(self.name, sender_key)
         try:
             return await self.store.add(self.name, sender_key=sender_key,
                                         sender_name=sender_name, seat=None, audience="all",

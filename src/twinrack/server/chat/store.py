@@ -6,8 +6,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from twinrack.server.chat.models import ChatLineRow, ChatMuteRow, ChatReportRow, ChatSettingRow
 from twinrack.server.db import Database
@@ -16,6 +17,8 @@ from twinrack.server.db import Database
 RECENT = 50
 #: the reports the operator's listing shows at most
 REPORTS_SHOWN = 500
+#: who said (or reported) a line, once their account is deleted (as their seats are named)
+FORMER = ("former", "a former player")
 
 
 def line_object(row: ChatLineRow) -> dict[str, Any]:
@@ -148,3 +151,28 @@ class ChatStore:
                     s.add(ChatMuteRow(account_id=account_id, channel=channel, sender_key=key))
             except IntegrityError:  # muted at the same moment elsewhere: muted all the same
                 pass
+
+
+def forget_person(s: Session, account_id: int, name: str, browser: str | None,
+                  seats: list[tuple[str, int]]) -> None:
+    """An account is being deleted (in the same unit of work: accounts/store.py): the
+    lines the person said as themselves (in the room, or watching a table: as the
+    account, or as the guest of the browser it is deleted from) are deleted, with the
+    reports of them; the lines said from one of its seats at a table stay with that game,
+    said by "a former player", as the seat is renamed; reports the person made stay for
+    the operator, made by "a former player"; their mutes, and everyone's mutes of them,
+    go (a new account of that name is someone else)."""
+    from twinrack.server.chat.identity import account_key, guest_key
+
+    keys = [account_key(name)] + ([guest_key(browser)] if browser else [])
+    own = select(ChatLineRow.id).where(ChatLineRow.sender_key.in_(keys))
+    s.execute(delete(ChatReportRow).where(ChatReportRow.line_id.in_(own)))
+    s.execute(delete(ChatLineRow).where(ChatLineRow.sender_key.in_(keys)))
+    for game_id, seat in seats:
+        s.execute(update(ChatLineRow).where(ChatLineRow.channel == f"t:{game_id}",
+                                            ChatLineRow.sender_key == f"s{seat}")
+                  .values(sender_name=FORMER[1]))
+    s.execute(update(ChatReportRow).where(ChatReportRow.reporter_key.in_(keys))
+              .values(reporter_key=FORMER[0], reporter_name=FORMER[1], client=""))
+    s.execute(delete(ChatMuteRow).where(or_(ChatMuteRow.account_id == account_id,
+                                            ChatMuteRow.sender_key.in_(keys))))

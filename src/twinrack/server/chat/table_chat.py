@@ -14,7 +14,8 @@ import logging
 from typing import Any
 
 from twinrack.engine import GameState
-from twinrack.server.chat.rules import ChatRefused, RateWindow, check_text
+from twinrack.server.chat.rate import LocalRate, RateLimit
+from twinrack.server.chat.rules import ChatRefused, check_text
 from twinrack.server.chat.store import ChatStore
 from twinrack.server.table import wire
 from twinrack.server.table.seats import Connection, LiveSeat, TableCommand
@@ -54,7 +55,8 @@ class TableChat:
     chat_store: ChatStore | None = None
     #: "quiet table": only the fixed phrases (None: not read from the database yet)
     chat_quiet: bool | None = None
-    chat_rate: RateWindow | None = None
+    #: the rate limit (the hub gives every table the service's: server/chat/rate.py)
+    chat_rate: RateLimit | None = None
 
     @property
     def chat_channel(self) -> str:
@@ -90,8 +92,8 @@ class TableChat:
             text = check_text(cmd.text, await self._quiet_now())
             key, name = self._sender(cmd)
             if self.chat_rate is None:
-                self.chat_rate = RateWindow()
-            self.chat_rate.check(key)
+                self.chat_rate = LocalRate()
+            await self.chat_rate.check(self.chat_channel, key)
             if self.chat_store is None:
                 raise ChatRefused("chat_unavailable", "chat is not available here")
             audience = audience_of(seat, self.state.over)

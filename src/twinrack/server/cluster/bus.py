@@ -163,7 +163,7 @@ class Bus:
                 await asyncio.sleep(0.5)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed in redis 8
+                    await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]
 
     # ------------------------------------------------------------------ heartbeats
 

@@ -17,6 +17,21 @@ ROOM_TURN_SECONDS = 45.0
 #: the longest text a room form field may have
 MAX_FIELD = 100
 REFUSED = "Quick match could not start"
+SEAT_REFUSED = "That seat is not free any more"
+
+
+class AlreadySeated(NotCreated):
+    """A seat refused because its asker holds a seat of that table already (a typed
+    error: ``code`` says which, for a page's script or a test)."""
+
+    code = "already_seated"
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(SEAT_REFUSED, f"you already have seat {seat + 1} at this table: "
+                                       "one person takes one seat (to play the other seats, "
+                                       "leave them to other players or to the computer)",
+                         status=409)
+        self.seat = seat
 
 
 @dataclass

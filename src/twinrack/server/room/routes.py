@@ -23,7 +23,9 @@ from twinrack.server.room.forms import (
     MAX_FIELD,
     REFUSED,
     ROOM_TURN_SECONDS,
+    SEAT_REFUSED,
     WAIT_SECONDS,
+    AlreadySeated,
     QuickForm,
 )
 from twinrack.server.table.invites import remember_host, remember_seat
@@ -33,7 +35,12 @@ router = APIRouter()
 #: seconds since a visitor's last page of the room for them to count as online
 ONLINE_SECONDS = 120.0
 Field = Annotated[str, Form()]
-NO_SEAT = "That seat is not free any more"
+NO_SEAT = SEAT_REFUSED
+
+
+def _sitter(visitor: Visitor) -> store.Sitter:
+    return store.Sitter(visitor.browser,
+                        visitor.account.id if visitor.account is not None else None)
 
 
 def _visitor_key(visitor: Visitor) -> tuple[str, str]:
@@ -58,7 +65,7 @@ async def _room(request: Request, hub: Hub, visitor: Visitor, form: QuickForm,
     if visitor.new_browser is None:  # a browser counts from its second page (a client
         key, name = _visitor_key(visitor)  # keeping no cookie adds no row per request)
         await hub.db.run(store.touch, hub.db, key, name, now)
-    tables = await hub.db.run(store.open_tables, hub.db, now)
+    tables = await hub.db.run(store.open_tables, hub.db, now, _sitter(visitor))
     names, count = await hub.db.run(store.online, hub.db, now, ONLINE_SECONDS)
     return _render(request, visitor, "room.html", status=refused.status if refused else 200,
                    tables=tables, watch=await hub.live_games(), online=names,
@@ -105,11 +112,13 @@ async def quick_match(request: Request, hub: HubDep, visitor: VisitorDep, limits
         if not limits.allow("tables"):
             raise NotCreated(REFUSED, "too many quick matches from your address in a short "
                                       "time: wait a minute and try again", status=429)
-        now = time.time()
-        mine = visitor.account.id if visitor.account else None
+        now, who = time.time(), _sitter(visitor)  # (never a second seat at one table)
         for game_id in await hub.db.run(store.fitting, hub.db, rules.variant, rules.players,
-                                        form.is_rated, now, mine, set()):
-            got = await hub.db.run(store.take_seat, hub.db, game_id, None, now)
+                                        form.is_rated, now, who, set()):
+            try:
+                got = await hub.db.run(store.take_seat, hub.db, game_id, None, now, who)
+            except store.AlreadySeated:
+                continue  # they took a seat there a moment ago: another table
             if got is not None:
                 return await _seated(request, hub, visitor, game_id, got[0], got[1], me)
         if await hub.db.run(store.open_count, hub.db, now) >= store.MAX_OPEN_TABLES:
@@ -126,16 +135,15 @@ async def _open_table(request: Request, hub: Hub, visitor: Visitor, rated: bool,
     waiting room; after ``wait`` the computer takes the seats nobody took."""
     seats = [NewSeat(me, "human", visitor.browser)]
     seats += [NewSeat(friend_name(i), "human") for i in range(1, rules.players)]
-    settings = hub.table_settings(turn_seconds=ROOM_TURN_SECONDS)
+    now = time.time()  # the wait's end is stored with the game: whichever worker runs
+    settings = hub.table_settings(turn_seconds=ROOM_TURN_SECONDS,  # the table acts on it
+                                  wait_until=now + wait)
     created = await hub.create(rules, practice_card(), seats, settings)
     game_id, tokens = created.game_id, created.tokens
     await hub.db.run(store.add_table, hub.db, store.NewRoomTable(
         game_id, rules.variant, rules.players, rated, me,
         visitor.account.id if visitor.account else None, wait,
-        {s: t for s, t in tokens.items() if s != 0}), time.time())
-    table = hub.tables.get(game_id)
-    if table is not None:
-        table.wait_for_players(wait)
+        {s: t for s, t in tokens.items() if s != 0}), now)
     resp = RedirectResponse(f"/t/{game_id}", status_code=303)
     remember_seat(resp, request, game_id, tokens[0])
     remember_host(resp, request, game_id, tokens)
@@ -164,7 +172,11 @@ async def take_seat(request: Request, game_id: str, hub: HubDep, visitor: Visito
         if not limits.allow("tables"):
             raise NotCreated(NO_SEAT, "too many seats taken from your address in a short "
                                       "time: wait a minute", status=429)
-        got = await hub.db.run(store.take_seat, hub.db, game_id, int(seat), time.time())
+        try:
+            got = await hub.db.run(store.take_seat, hub.db, game_id, int(seat), time.time(),
+                                   _sitter(visitor))
+        except store.AlreadySeated as held:
+            raise AlreadySeated(held.seat) from None
         if got is None:
             raise NotCreated(NO_SEAT, "someone else took it, or the table started: choose "
                                       "another", status=409)

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, union, update
 
 from twinrack.server.accounts import ratings
-from twinrack.server.accounts.models import RatingRow
+from twinrack.server.accounts.models import AccountSeatRow, RatingRow
 from twinrack.server.db import Database
-from twinrack.server.models import GameRow
+from twinrack.server.models import GameRow, SeatRow
 from twinrack.server.room.models import RoomPresenceRow, RoomSeatRow, RoomTableRow
 
 #: the most tables the room lists (and holds open) at once: quick match opens no more
@@ -21,6 +21,23 @@ MAX_OPEN_TABLES = 200
 MAX_ONLINE_SHOWN = 100
 #: rows of presence older than this many seconds are deleted when someone comes in
 PRESENCE_KEEP = 3600.0
+
+
+@dataclass(frozen=True)
+class Sitter:
+    """Who asks for a seat: their browser (its id cookie) and their account (None: a
+    guest). One sitter takes one seat of a table."""
+
+    browser: str | None
+    account_id: int | None
+
+
+class AlreadySeated(Exception):
+    """The sitter holds a seat of that table already (``seat``)."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat)
+        self.seat = seat
 
 
 @dataclass(frozen=True)
@@ -69,13 +86,18 @@ def _shown_rating(s: Any, account_id: int | None, variant: str) -> str:
     return str(ratings.Skill(row.mu, row.sigma).shown)
 
 
-def open_tables(db: Database, now: float, limit: int = MAX_OPEN_TABLES) -> list[dict[str, Any]]:
+def open_tables(db: Database, now: float, who: Sitter | None = None,
+                limit: int = MAX_OPEN_TABLES) -> list[dict[str, Any]]:
     """The tables waiting for players, oldest first, with their free seats (never their
-    tokens) and the host's rating for the variant."""
+    tokens), the host's rating for the variant and whether ``who`` sits there."""
     with db.reading() as s:
         rows = s.scalars(_open(now).order_by(RoomTableRow.created_at).limit(limit)).all()
-        free: dict[str, list[int]] = {}
         ids = [r.game_id for r in rows]
+        mine: set[str] = set()
+        if who is not None:
+            held = _seated_games(who).subquery()
+            mine = set(s.scalars(select(held.c[0]).where(held.c[0].in_(ids))))
+        free: dict[str, list[int]] = {}
         for game_id, seat in s.execute(select(RoomSeatRow.game_id, RoomSeatRow.seat)
                                        .where(RoomSeatRow.game_id.in_(ids))
                                        .order_by(RoomSeatRow.seat)):
@@ -92,32 +114,73 @@ def open_tables(db: Database, now: float, limit: int = MAX_OPEN_TABLES) -> list[
                         "host": r.host_name,
                         "host_rating": _shown_rating(s, r.host_account_id, r.variant),
                         "free": seats, "taken": r.players - len(seats),
+                        "mine": r.game_id in mine,
                         "wait_left": max(0, int(r.created_at + r.wait_seconds - now))})
         return out
 
 
+def _seated_games(who: Sitter) -> Any:
+    """The games in which ``who`` holds a seat: by their browser, or their account."""
+    held = [select(GameRow.id).where(GameRow.id.is_(None))]  # (none, for a union of one)
+    if who.browser is not None:
+        held.append(select(SeatRow.game_id).where(SeatRow.owner == who.browser))
+    if who.account_id is not None:
+        held.append(select(AccountSeatRow.game_id)
+                    .where(AccountSeatRow.account_id == who.account_id))
+        held.append(select(RoomTableRow.game_id)
+                    .where(RoomTableRow.host_account_id == who.account_id))
+    return union(*held)
+
+
 def fitting(db: Database, variant: str, players: int, rated: bool, now: float,
-            not_host: int | None, not_game: set[str]) -> list[str]:
-    """The open tables quick match may seat someone at, oldest first (never a table whose
-    host is ``not_host``, nor one of ``not_game``)."""
+            who: Sitter, not_game: set[str]) -> list[str]:
+    """The open tables quick match may seat ``who`` at, oldest first: never a table at
+    which they hold a seat already (one they host, one they took), nor one of
+    ``not_game``."""
     with db.reading() as s:
         q = (_open(now).where(RoomTableRow.variant == variant,
-                              RoomTableRow.players == players, RoomTableRow.rated == rated)
+                              RoomTableRow.players == players, RoomTableRow.rated == rated,
+                              RoomTableRow.game_id.not_in(_seated_games(who)))
              .order_by(RoomTableRow.created_at).limit(20))
         rows = s.scalars(q).all()
-        return [r.game_id for r in rows if r.game_id not in not_game
-                and (not_host is None or r.host_account_id != not_host)]
+        return [r.game_id for r in rows if r.game_id not in not_game]
 
 
-def take_seat(db: Database, game_id: str, seat: int | None,
-              now: float) -> tuple[int, str, bool] | None:
-    """Take a free seat (``seat`` None: the first one) of an open table: (seat, token,
-    rated), or None when it is not free any more. The row is deleted by exactly one
-    taker (the delete's row count says who)."""
+def _held_seat(s: Any, game_id: str, who: Sitter, host_account_id: int | None) -> int | None:
+    """The seat of ``game_id`` that ``who`` holds already, if any."""
+    if who.account_id is not None and host_account_id == who.account_id:
+        return 0
+    if who.browser is not None:
+        seat = s.scalar(select(SeatRow.seat).where(SeatRow.game_id == game_id,
+                                                   SeatRow.owner == who.browser)
+                        .order_by(SeatRow.seat).limit(1))
+        if seat is not None:
+            return int(seat)
+    if who.account_id is not None:
+        seat = s.scalar(select(AccountSeatRow.seat).where(
+            AccountSeatRow.game_id == game_id, AccountSeatRow.account_id == who.account_id)
+            .order_by(AccountSeatRow.seat).limit(1))
+        if seat is not None:
+            return int(seat)
+    return None
+
+
+def take_seat(db: Database, game_id: str, seat: int | None, now: float,
+              who: Sitter) -> tuple[int, str, bool] | None:
+    """Take a free seat (``seat`` None: the first one) of an open table for ``who``:
+    (seat, token, rated), or None when it is not free any more; :class:`AlreadySeated`
+    when ``who`` holds a seat of that table already. The row is deleted by exactly one
+    taker (the delete's row count says who), and the seat is marked as the sitter's
+    browser's in the same write, so that their next request sees it. Takers of one table
+    go one at a time (the table's row is locked on PostgreSQL; SQLite has one writer)."""
     with db.unit() as s:
-        table = s.scalars(_open(now).where(RoomTableRow.game_id == game_id)).first()
+        table = s.scalars(_open(now).where(RoomTableRow.game_id == game_id)
+                          .with_for_update(of=RoomTableRow)).first()
         if table is None:
             return None
+        held = _held_seat(s, game_id, who, table.host_account_id)
+        if held is not None:
+            raise AlreadySeated(held)
         q = select(RoomSeatRow).where(RoomSeatRow.game_id == game_id)
         if seat is not None:
             q = q.where(RoomSeatRow.seat == seat)
@@ -129,6 +192,11 @@ def take_seat(db: Database, game_id: str, seat: int | None,
                                                    RoomSeatRow.seat == row.seat))
         if getattr(gone, "rowcount", 1) != 1:
             return None
+        if who.browser is not None:
+            s.execute(update(SeatRow).where(SeatRow.game_id == game_id,
+                                            SeatRow.seat == row.seat,
+                                            SeatRow.owner.is_(None))
+                      .values(owner=who.browser))
         return got
 
 
@@ -161,3 +229,12 @@ def online(db: Database, now: float, within: float) -> tuple[list[str], int]:
                           .order_by(RoomPresenceRow.seen_at.desc())
                           .limit(MAX_ONLINE_SHOWN)).all()
         return list(names), count
+
+
+def forget_account(s: Any, account_id: int, former: str) -> None:
+    """An account is being deleted (in the same unit of work: accounts/store.py): it is
+    no longer named in the room (its presence goes; the tables it opened that still wait
+    name their host ``former``)."""
+    s.execute(delete(RoomPresenceRow).where(RoomPresenceRow.visitor == f"a:{account_id}"))
+    s.execute(update(RoomTableRow).where(RoomTableRow.host_account_id == account_id)
+              .values(host_name=former, host_account_id=None))

@@ -114,6 +114,7 @@ class LiveTable(Presence, Advice, TableChat):
             self.task = asyncio.create_task(self._run(), name=f"table-{self.id}")
             self._absent_from_now()
             self._schedule()
+            self._resume_wait()
 
     async def stop(self) -> None:
         self.closed = True

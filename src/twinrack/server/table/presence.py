@@ -191,12 +191,16 @@ class Presence:
             await self._auto_pass()
         self._announce()
 
-    def wait_for_players(self, seconds: float) -> None:
-        """The open room's wait (server/room): once ``seconds`` have passed, the seats
-        nobody took go to the computer and play starts (:meth:`_wait_over`). The timer is
-        this table's own: a restart or a move to another worker forgets it, and the
-        host's Start and hand-over remain."""
-        self._later(seconds, TableCommand("wait_over"), key="wait_over")
+    def _resume_wait(self) -> None:
+        """The open room's wait (server/room), from the table's stored settings
+        (games.wait_until): once it has run out, the seats nobody took go to the computer
+        and play starts (:meth:`_wait_over`). Whichever worker starts the table (the one
+        that created it, one that took it over, the same one after a restart) schedules
+        it; one that has run out already is acted on at once."""
+        until = self.settings.wait_until
+        if until is not None and self.waiting and not self.state.over:
+            self._later(max(0.0, until - time.time()), TableCommand("wait_over"),
+                        key="wait_over")
 
     async def _wait_over(self) -> None:
         """The host's wait ran out: every person's seat with nobody at it is handed to the

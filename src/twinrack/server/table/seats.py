@@ -30,6 +30,9 @@ class TableSettings:
     turn_seconds: float | None = None
     #: "open to watch": listed among the lobby's tables in play
     listed: bool = False
+    #: the open room's wait (server/room): when (seconds since 1970, games.wait_until) the
+    #: seats nobody took go to the computer and play starts; None: no such wait
+    wait_until: float | None = None
 
 
 @dataclass
